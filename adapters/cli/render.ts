@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createRenderer } from '../index.js'
+import { RenderError } from '../../core/index.js'
+import { createProgressPrinter } from './progress.js'
+
+const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--quiet]`
+
+/** `reelforge render`: renders an edit file; a bad edit exits 2 printing each issue with its path. */
+export async function renderCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: 'string', short: 'o' }, 'y-axis': { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
+  })
+  if (values.help || positionals.length !== 1 || !values.out) {
+    console.error(USAGE)
+    return values.help ? 0 : 64
+  }
+  const file = resolve(positionals[0]!)
+  let edit: unknown
+  try {
+    edit = JSON.parse(await readFile(file, 'utf8'))
+  } catch (e) {
+    console.error(`cannot read ${file}: ${(e as Error).message}`)
+    return 66
+  }
+  const yAxis = values['y-axis'] === 'up' ? 'up' : 'down'
+  const renderer = createRenderer({ yAxis })
+  const controller = new AbortController()
+  const onSigint = () => controller.abort()
+  process.once('SIGINT', onSigint)
+  const progress = createProgressPrinter()
+  try {
+    const result = await renderer.render(edit, {
+      out: values.out,
+      baseDir: dirname(file),
+      signal: controller.signal,
+      onProgress: values.quiet ? undefined : progress.update,
+    })
+    progress.done()
+    for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
+    const speed = result.duration / (result.renderMs / 1000)
+    console.log(`${result.path}`)
+    console.log(`  ${result.width}x${result.height} @ ${result.fps} fps, ${result.duration.toFixed(2)} s, ${result.frames} frames, ${(result.bytes / 1e6).toFixed(2)} MB`)
+    console.log(`  rendered in ${(result.renderMs / 1000).toFixed(2)} s (${speed.toFixed(2)}x realtime, ${((result.frames * 1000) / result.renderMs).toFixed(1)} frames/s)`)
+    return 0
+  } catch (e) {
+    progress.done()
+    return reportError(e)
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+}
+
+/** Prints a failure the way a user can act on it; returns the exit code. */
+export function reportError(e: unknown): number {
+  if (e instanceof RenderError) {
+    if (e.code === 'E_TIMELINE_INVALID' && e.details?.issues) {
+      console.error(`error: the edit is invalid (${e.details.issues.length} issue${e.details.issues.length === 1 ? '' : 's'}):`)
+      for (const issue of e.details.issues) console.error(`  ${issue.path || '(root)'}: ${issue.message}`)
+      return 2
+    }
+    if (e.code === 'E_CANCELLED') {
+      console.error('cancelled')
+      return 130
+    }
+    console.error(`error ${e.code}: ${e.message}`)
+    return 1
+  }
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e))
+  return 1
+}

@@ -1,0 +1,27 @@
+// reelforge's public entry: the core, the built-in plugins, and createRenderer() that joins them.
+import { createCompositor, type Compositor, type CompositorOptions, type Plugin } from '../core/index.js'
+import { builtinFonts, builtinPlugins, DEFAULT_FONT, type BuiltinOptions } from '../plugins/index.js'
+
+export interface RendererOptions extends Omit<CompositorOptions, 'plugins'>, BuiltinOptions {
+  /** Your own plugins, added to the built-in ones (a clashing name throws `E_PLUGIN_DUPLICATE`). */
+  plugins?: readonly Plugin[]
+}
+
+/**
+ * Creates a renderer with every built-in plugin plus yours.
+ * @example
+ * import { createRenderer } from 'reelforge'
+ * const renderer = createRenderer()
+ * const { path, duration } = await renderer.render(edit, { out: 'out/video.mp4' })
+ */
+export function createRenderer(options: RendererOptions = {}): Compositor {
+  return createCompositor({
+    fallbackFont: DEFAULT_FONT,
+    ...options,
+    fonts: [...builtinFonts, ...(options.fonts ?? [])],
+    plugins: [...builtinPlugins({ http: options.http }), ...(options.plugins ?? [])],
+  })
+}
+
+export * from '../core/index.js'
+export * from '../plugins/index.js'

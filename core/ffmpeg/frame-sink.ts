@@ -1,0 +1,50 @@
+import { rm, stat } from 'node:fs/promises'
+import { RenderError } from '../errors.js'
+import type { FrameSink, OutputSpec } from '../plugin.js'
+import { lastLines, spawnFfmpeg } from './run.js'
+
+/**
+ * A FrameSink that pipes raw RGBA frames into a native ffmpeg child. `outputArgs` are the encoder
+ * arguments after the inputs (codec, filters, the output path last). Backpressure: each `write` resolves
+ * when ffmpeg has taken that buffer, so the caller may reuse it; memory stays bounded by the caller's pool.
+ */
+export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], opts: { videoInput?: boolean } = {}): Promise<FrameSink> {
+  const video = opts.videoInput ?? true
+  const input = video ? ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${spec.width}x${spec.height}`, '-framerate', spec.fpsRational, '-i', 'pipe:0'] : []
+  const audio = spec.audio ? [...spec.audio.inputs.flat(), '-filter_complex', spec.audio.filter] : []
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...input, ...audio, ...outputArgs]
+  const ff = spawnFfmpeg(args, { stdin: video, signal: spec.signal })
+  let failure: Error | undefined
+  const failed = (why: string) => (failure ??= new RenderError('E_OUTPUT_FAILED', `ffmpeg stopped: ${why}: ${lastLines(ff.stderr())}`))
+  ff.exited.then(
+    (code) => code !== 0 && failed(`exit ${code}`),
+    (e: Error) => (failure ??= e),
+  )
+  const stdin = ff.child.stdin
+  stdin?.on('error', () => failed('its input pipe closed'))
+
+  let aborted = false
+  return {
+    write(rgba) {
+      if (failure) return Promise.reject(failure)
+      if (!stdin) return Promise.reject(new RenderError('E_OUTPUT_FAILED', 'this output takes no frames'))
+      return new Promise<void>((resolve, reject) => {
+        stdin.write(rgba, (err) => (err ? reject(failure ?? failed(err.message)) : resolve()))
+      })
+    },
+    async close() {
+      stdin?.end()
+      const code = await ff.exited
+      if (spec.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
+      if (code !== 0 || failure) throw failure ?? failed(`exit ${code}`)
+      const { size } = await stat(spec.path)
+      return { path: spec.path, bytes: size }
+    },
+    abort() {
+      if (aborted) return
+      aborted = true
+      ff.child.kill('SIGKILL')
+      void ff.exited.finally(() => rm(spec.path, { force: true }))
+    },
+  }
+}

@@ -1,0 +1,67 @@
+import { RenderError } from '../errors.js'
+import { ffprobeBin, lastLines, spawnFfmpeg } from './run.js'
+
+export interface ProbedStream {
+  index: number
+  type: 'video' | 'audio' | 'subtitle' | 'data' | 'attachment'
+  codec: string
+  width?: number
+  height?: number
+  /** Frames per second (r_frame_rate). */
+  fps?: number
+  duration?: number
+  frames?: number
+  pixFmt?: string
+  sampleRate?: number
+  channels?: number
+  /** Rotation metadata in degrees (phone videos). */
+  rotation?: number
+}
+
+export interface Probe {
+  format: string
+  duration?: number
+  size: number
+  streams: ProbedStream[]
+}
+
+const rate = (r?: string) => {
+  if (!r) return undefined
+  const [n, d] = r.split('/').map(Number)
+  return d ? n! / d : n
+}
+const numOr = (x: unknown) => (x === undefined || x === 'N/A' ? undefined : Number(x))
+
+/** Runs ffprobe on a local file. `countFrames` decodes the whole video to count frames exactly (slow). */
+export async function probe(path: string, opts: { signal?: AbortSignal; countFrames?: boolean } = {}): Promise<Probe> {
+  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams']
+  if (opts.countFrames) args.push('-count_frames')
+  const p = spawnFfmpeg([...args, path], { bin: ffprobeBin(), signal: opts.signal, stdout: true })
+  const chunks: Buffer[] = []
+  p.child.stdout!.on('data', (c: Buffer) => chunks.push(c))
+  const code = await p.exited
+  if (code !== 0) throw new RenderError('E_ASSET_UNREADABLE', `ffprobe cannot read ${path}: ${lastLines(p.stderr())}`)
+  const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+    format?: { format_name?: string; duration?: string; size?: string }
+    streams?: Array<Record<string, unknown> & { side_data_list?: Array<{ rotation?: number }>; tags?: { rotate?: string } }>
+  }
+  return {
+    format: json.format?.format_name ?? 'unknown',
+    duration: numOr(json.format?.duration),
+    size: Number(json.format?.size ?? 0),
+    streams: (json.streams ?? []).map((s) => ({
+      index: s.index as number,
+      type: s.codec_type as ProbedStream['type'],
+      codec: s.codec_name as string,
+      width: s.width as number | undefined,
+      height: s.height as number | undefined,
+      fps: rate(s.r_frame_rate as string | undefined),
+      duration: numOr(s.duration),
+      frames: numOr(s.nb_read_frames ?? s.nb_frames),
+      pixFmt: s.pix_fmt as string | undefined,
+      sampleRate: numOr(s.sample_rate),
+      channels: s.channels as number | undefined,
+      rotation: s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? numOr(s.tags?.rotate),
+    })),
+  }
+}

@@ -1,0 +1,45 @@
+const NAMED: Record<string, [number, number, number]> = {
+  black: [0, 0, 0], white: [255, 255, 255], red: [255, 0, 0], green: [0, 128, 0], lime: [0, 255, 0], blue: [0, 0, 255],
+  yellow: [255, 255, 0], cyan: [0, 255, 255], aqua: [0, 255, 255], magenta: [255, 0, 255], fuchsia: [255, 0, 255],
+  gray: [128, 128, 128], grey: [128, 128, 128], silver: [192, 192, 192], maroon: [128, 0, 0], olive: [128, 128, 0],
+  purple: [128, 0, 128], teal: [0, 128, 128], navy: [0, 0, 128], orange: [255, 165, 0], pink: [255, 192, 203],
+}
+
+/**
+ * Parses a colour into straight RGBA bytes. Hex forms: `#rgb`, `#rrggbb`, and Shotstack's alpha-first
+ * `#aarrggbb` (`#80ffffff` = 50 % white); also CSS names, `transparent`, `rgb()` and `rgba()`.
+ * Unparseable input gives black, which schema validation has already ruled out.
+ */
+export function parseColorBytes(input: string): [number, number, number, number] {
+  const s = input.trim().toLowerCase()
+  if (s === 'transparent') return [0, 0, 0, 0]
+  const hex = /^#([0-9a-f]+)$/.exec(s)?.[1]
+  if (hex) {
+    const h = (i: number, n = 2) => parseInt(hex.slice(i, i + n), 16)
+    if (hex.length === 3) return [h(0, 1) * 17, h(1, 1) * 17, h(2, 1) * 17, 255]
+    if (hex.length === 4) return [h(1, 1) * 17, h(2, 1) * 17, h(3, 1) * 17, h(0, 1) * 17]
+    if (hex.length === 6) return [h(0), h(2), h(4), 255]
+    if (hex.length === 8) return [h(2), h(4), h(6), h(0)]
+  }
+  const fn = /^rgba?\(([^)]*)\)$/.exec(s)?.[1]
+  if (fn) {
+    const parts = fn.split(/[\s,/]+/).filter(Boolean).map(Number)
+    const a = parts[3] === undefined ? 1 : parts[3]
+    return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, Math.round(Math.min(1, Math.max(0, a)) * 255)]
+  }
+  const named = NAMED[s]
+  return named ? [...named, 255] : [0, 0, 0, 255]
+}
+
+/** Premultiplied RGBA in 0..1, as GL clears and blends. */
+export function parseColor(input: string): [number, number, number, number] {
+  const [r, g, b, a] = parseColorBytes(input)
+  const k = a / 255 / 255
+  return [r * k, g * k, b * k, a / 255]
+}
+
+/** `rgba(r, g, b, a)` for canvas and CSS from any accepted colour form. */
+export function cssColor(input: string): string {
+  const [r, g, b, a] = parseColorBytes(input)
+  return `rgba(${r}, ${g}, ${b}, ${+(a / 255).toFixed(4)})`
+}

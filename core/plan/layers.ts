@@ -1,0 +1,134 @@
+import type { CompiledMotion, PreparedAsset, Size } from '../plugin.js'
+import type { Registry } from '../registry.js'
+import type { Gpu } from '../render/gpu.js'
+import type { ValidEdit } from '../schema/validate.js'
+import { splitSpeed, type Position } from '../schema/names.js'
+import { pluginError } from '../errors.js'
+import { compileTrack, isAnimated, type Track } from './tween.js'
+import { layerWindow, type CropFractions } from './window.js'
+
+type Clip = ValidEdit['timeline']['tracks'][number]['clips'][number]
+
+/** Everything the frame loop needs to draw one clip, resolved once. */
+export interface LayerPlan {
+  id: number
+  path: string
+  /** The asset type (the plugin that draws it). */
+  type: string
+  /** Track index; 0 is the top layer. */
+  track: number
+  /** Draw order key: lower draws first (bottom tracks, then earlier clips). */
+  order: number
+  start: number
+  length: number
+  startFrame: number
+  endFrame: number
+  asset: PreparedAsset
+  /** Size the layer is laid out at (the clip box when `width`/`height` are set, else the fitted asset). */
+  fitted: Size
+  /** Largest size it is drawn at; sources rasterise no bigger. */
+  need: Size
+  position: Position
+  quad: [number, number, number, number]
+  uv: [number, number, number, number]
+  opacity: Track
+  offsetX: Track
+  offsetY: Track
+  scale: Track
+  rotate: Track
+  skewX: Track
+  skewY: Track
+  transitionIn?: { motion: CompiledMotion; duration: number }
+  transitionOut?: { motion: CompiledMotion; duration: number }
+  effect?: CompiledMotion
+  /** Index into the plan's filter list, or -1. */
+  filter: number
+  /** False when every frame of the clip looks the same (static asset, no motion). */
+  animated: boolean
+}
+
+export interface LayerContext {
+  registry: Registry
+  gpu: Gpu
+  frame: Size
+  fps: number
+  /** 'down' = the seed's convention (+y moves down); 'up' = Shotstack's (+y moves up). */
+  yAxis: 'down' | 'up'
+  filters: string[]
+}
+
+/** Builds one clip's layer: fit, window, tracks, and compiled motion. Cold. */
+export function buildLayer(clip: Clip, at: { id: number; path: string; track: number; order: number; start: number; length: number }, asset: PreparedAsset & { size: Size }, ctx: LayerContext): LayerPlan {
+  const { registry, frame, fps } = ctx
+  const params = clip.asset as { crop?: CropFractions }
+  const crop = params.crop
+  const cropped = { width: asset.size.width * (1 - (crop?.left ?? 0) - (crop?.right ?? 0)), height: asset.size.height * (1 - (crop?.top ?? 0) - (crop?.bottom ?? 0)) }
+  const box = clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined
+  const fit = registry.get('fit', clip.fit ?? 'crop', `${at.path}.fit`)
+  const fittedAsset = fit.fit(cropped, box ?? frame)
+  const flip = clip.transform?.flip
+  const { quad, uv } = layerWindow(fittedAsset, box, crop, !!flip?.horizontal, !!flip?.vertical)
+  const ySign = ctx.yAxis === 'up' ? -1 : 1
+
+  const layer: LayerPlan = {
+    ...at,
+    type: clip.asset.type,
+    startFrame: Math.round(at.start * fps),
+    endFrame: Math.round((at.start + at.length) * fps),
+    asset,
+    fitted: box ?? fittedAsset,
+    need: fittedAsset,
+    position: clip.position ?? 'center',
+    quad,
+    uv,
+    opacity: compileTrack(clip.opacity, 1),
+    offsetX: compileTrack(clip.offset?.x, 0),
+    offsetY: compileTrack(clip.offset?.y, 0, (y) => y * ySign),
+    scale: compileTrack(clip.scale, 1),
+    rotate: compileTrack(clip.transform?.rotate?.angle, 0),
+    skewX: compileTrack(clip.transform?.skew?.x, 0),
+    skewY: compileTrack(clip.transform?.skew?.y, 0),
+    filter: -1,
+    animated: !asset.static,
+  }
+  layer.transitionIn = transition(clip.transition?.in, 'in', at, ctx)
+  layer.transitionOut = transition(clip.transition?.out, 'out', at, ctx)
+  if (clip.effect) {
+    const { base, speed } = splitSpeed(clip.effect)
+    const plugin = registry.find('effect', clip.effect) ?? registry.get('effect', base, `${at.path}.effect`)
+    try {
+      layer.effect = plugin.compile({ speed: speed === 'VeryFast' ? 'Fast' : speed, length: at.length, fitted: layer.fitted, frame })
+    } catch (e) {
+      throw pluginError('effect', plugin.name, 'compile', e, `${at.path}.effect`)
+    }
+  }
+  if (clip.filter && clip.filter !== 'none') {
+    const plugin = registry.get('filter', clip.filter, `${at.path}.filter`)
+    let index = ctx.filters.indexOf(plugin.glsl)
+    if (index < 0) index = ctx.filters.push(plugin.glsl) - 1
+    layer.filter = index
+  }
+  const tweened = [clip.opacity, clip.offset?.x, clip.offset?.y, clip.scale, clip.transform?.rotate?.angle, clip.transform?.skew?.x, clip.transform?.skew?.y].some(isAnimated)
+  layer.animated ||= tweened || !!layer.transitionIn || !!layer.transitionOut || !!layer.effect
+  // Rasterise the whole source for the largest scale the clip reaches (effects zoom up to 1.7×), never
+  // above its own size; a crop shows part of it, so the whole is needed proportionally larger.
+  const maxScale = Math.max(1, ...[0, at.length / 2, at.length].map((t) => layer.scale(t))) * (layer.effect ? 1.7 : 1)
+  const kx = Math.min(1, (fittedAsset.width * maxScale) / cropped.width)
+  const ky = Math.min(1, (fittedAsset.height * maxScale) / cropped.height)
+  layer.need = { width: Math.max(1, Math.ceil(asset.size.width * kx)), height: Math.max(1, Math.ceil(asset.size.height * ky)) }
+  return layer
+}
+
+function transition(name: string | undefined, direction: 'in' | 'out', at: { path: string; length: number }, ctx: LayerContext) {
+  if (!name || name === 'none') return undefined
+  const { base, speed } = splitSpeed(name)
+  const path = `${at.path}.transition.${direction}`
+  const plugin = ctx.registry.find('transition', name) ?? ctx.registry.get('transition', base, path)
+  const exact = plugin.name === name
+  const duration = Math.min(at.length, exact ? plugin.durations[''] : plugin.durations[speed || ''] ?? plugin.durations[''])
+  try {
+    return { motion: plugin.compile({ direction, duration, gpu: ctx.gpu }), duration }
+  } catch (e) {
+    throw pluginError('transition', plugin.name, 'compile', e, path)
+  }
+}

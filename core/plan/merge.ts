@@ -1,0 +1,41 @@
+import type { Warning } from '../errors.js'
+import { joinPath } from '../schema/issues.js'
+
+const FIELD = /\{\{\s*([^{}]+?)\s*\}\}/g
+const WHOLE = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/
+
+/**
+ * Applies merge fields to every string of the edit (SHOTSTACK.md §1): `{{ KEY }}` (whitespace ignored,
+ * case sensitive). A string that is nothing but one placeholder takes the replacement's own type, so
+ * `"start": "{{ START }}"` with `replace: 5.2` becomes the number 5.2; inside longer strings the value
+ * is spliced as text. Placeholders left without a value are returned as warnings.
+ */
+export function applyMerge<T>(value: T, fields: ReadonlyArray<{ find: string; replace: unknown }> | undefined): { value: T; warnings: Warning[] } {
+  const table = new Map((fields ?? []).map((f) => [f.find.trim(), f.replace]))
+  const warnings: Warning[] = []
+  const visit = (node: unknown, path: string): unknown => {
+    if (typeof node === 'string') return mergeString(node, table, path, warnings)
+    if (Array.isArray(node)) return node.map((item, i) => visit(item, joinPath(path, i)))
+    if (node && typeof node === 'object') {
+      const out: Record<string, unknown> = {}
+      for (const [k, v] of Object.entries(node)) out[k] = visit(v, joinPath(path, k))
+      return out
+    }
+    return node
+  }
+  return { value: visit(value, '') as T, warnings }
+}
+
+function mergeString(s: string, table: Map<string, unknown>, path: string, warnings: Warning[]): unknown {
+  if (!s.includes('{{')) return s
+  const whole = WHOLE.exec(s)
+  if (whole && table.has(whole[1]!)) return table.get(whole[1]!)
+  return s.replace(FIELD, (match, key: string) => {
+    if (!table.has(key)) {
+      warnings.push({ path, message: `merge field {{ ${key} }} has no value in "merge"; left as is` })
+      return match
+    }
+    const v = table.get(key)
+    return typeof v === 'string' ? v : JSON.stringify(v)
+  })
+}

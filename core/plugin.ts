@@ -1,0 +1,217 @@
+import type { GenericSchema, InferOutput } from 'valibot'
+import type { Gpu, Texture } from './render/gpu.js'
+import type { AudioSource } from './audio/types.js'
+import type { FontBook } from './fonts.js'
+
+/** Pixel dimensions. */
+export interface Size { width: number; height: number }
+
+interface Base<K extends string> {
+  kind: K
+  /** Unique per kind. Asset plugins are named by the asset `type` they draw, transitions by their Shotstack name. */
+  name: string
+  version?: string
+}
+
+// ── Assets ──────────────────────────────────────────────────────────────────────────────────
+
+/** What an asset plugin gets while it prepares one clip. */
+export interface PrepareContext {
+  /** The clip's path, for error messages: `timeline.tracks[0].clips[2]`. */
+  readonly path: string
+  /** Output frame size and rate. */
+  readonly frame: Size & { fps: number }
+  readonly signal: AbortSignal
+  /** Fetches `src` through the loader plugins (http, file, …) and returns a local file path. */
+  load(src: string): Promise<string>
+  /** Records a non-fatal remark on the render (substituted font, ignored markup…). */
+  warn(message: string): void
+  /** Built-in and `timeline.fonts` families. */
+  readonly fonts: FontBook
+  /** Directory for scratch files that live as long as the render. */
+  readonly tmpDir: string
+  /** Sign convention of `offset.y` for asset-level offsets (see `CompositorOptions.yAxis`). */
+  readonly yAxis: 'down' | 'up'
+}
+
+/** The result of `prepare`: cheap facts known up front, and how to start producing pixels. */
+export interface PreparedAsset {
+  /** Intrinsic pixel size before fit; null for sound-only assets, which are never drawn. */
+  readonly size: Size | null
+  /** Natural duration in seconds (used by `length: "auto"`); undefined for stills (3 s). */
+  readonly duration?: number
+  /** True when every frame shows the same pixels: the compositor may reuse the previous frame. */
+  readonly static?: boolean
+  /** Sound this clip contributes to the mix. */
+  readonly audio?: AudioSource
+  /**
+   * Cold: runs shortly before the clip first shows. May decode, rasterise and upload.
+   * `need` is the largest size the plan will draw the asset at, so sources can be rasterised no bigger.
+   */
+  open?(gpu: Gpu, need: Size): Promise<FrameSource>
+  /** Releases what `prepare` allocated (temp files, probes). */
+  dispose?(): void
+}
+
+/** A clip's live picture while it is on screen. */
+export interface FrameSource {
+  /** HOT: once per frame — the texture for clip-local time `t` seconds. Await only when a decoder lags. */
+  frame(t: number): Texture | Promise<Texture>
+  close(): void
+}
+
+/** Draws one asset `type`. The plugin owns its params schema. */
+export interface AssetPlugin<S extends GenericSchema = GenericSchema> extends Base<'asset'> {
+  schema: S
+  /** Cold: once per clip during `plan()`. Fetch and probe; allocate no GPU memory yet. */
+  prepare(params: InferOutput<S>, ctx: PrepareContext): Promise<PreparedAsset>
+}
+
+// ── Motion: transitions and effects ─────────────────────────────────────────────────────────
+
+/**
+ * The animatable state of one layer on one frame, before layout. Offsets are fractions of the frame,
+ * x right-positive and y DOWN-positive (the seed's convention); `zoom` scales about the layer's centre.
+ */
+export interface LayerState {
+  opacity: number
+  offsetX: number
+  offsetY: number
+  scale: number
+  zoom: number
+  rotate: number
+  skewX: number
+  skewY: number
+  /** Visible window of the layer in its own 0..1 coordinates (reveal/wipe masks). */
+  clipLeft: number
+  clipRight: number
+  clipTop: number
+  clipBottom: number
+}
+
+/** The hot half of a transition or effect. */
+export interface CompiledMotion {
+  /** HOT: `progress` runs 0 → 1 across the transition (or the clip, for effects). Mutate `layer` only. */
+  apply(layer: LayerState, progress: number): void
+  dispose?(): void
+}
+
+export interface TransitionContext {
+  direction: 'in' | 'out'
+  /** Seconds the transition lasts. */
+  duration: number
+  gpu: Gpu
+}
+
+/** A clip's `transition.in` / `transition.out`. `Slow`/`Fast` variants of a name resolve to the same plugin. */
+export interface TransitionPlugin extends Base<'transition'> {
+  /** Seconds per speed suffix; `''` is the plain name. */
+  durations: { '': number; Slow?: number; Fast?: number; VeryFast?: number }
+  /** Cold: once per clip side, at plan time. */
+  compile(ctx: TransitionContext): CompiledMotion
+}
+
+export interface EffectContext {
+  speed: '' | 'Slow' | 'Fast'
+  /** Clip length in seconds. */
+  length: number
+  /** The layer's fitted size and the frame size, for effects that must keep the frame covered. */
+  fitted: Size
+  frame: Size
+}
+
+/** A clip's `effect`: motion across the clip's whole length. */
+export interface EffectPlugin extends Base<'effect'> {
+  compile(ctx: EffectContext): CompiledMotion
+}
+
+/** A clip's `filter`: a per-pixel look applied on the GPU. */
+export interface FilterPlugin extends Base<'filter'> {
+  /** GLSL body of `vec4 look(vec4 c)` over premultiplied colour (return the new colour); compiled once per plan. */
+  glsl: string
+}
+
+// ── Fit ─────────────────────────────────────────────────────────────────────────────────────
+
+/** A clip's `fit`: the size an asset is drawn at inside a box. Pure and sync. */
+export interface FitPlugin extends Base<'fit'> {
+  fit(src: Size, box: Size): Size
+}
+
+// ── Outputs ─────────────────────────────────────────────────────────────────────────────────
+
+/** What an output plugin is asked to produce. */
+export interface OutputSpec {
+  path: string
+  width: number
+  height: number
+  fps: number
+  /** Exact rate for ffmpeg, e.g. `30000/1001`. */
+  fpsRational: string
+  frames: number
+  quality: 'verylow' | 'low' | 'medium' | 'high' | 'veryhigh'
+  repeat?: boolean
+  /** The mixed soundtrack as ffmpeg inputs plus a filtergraph; absent when silent or muted. */
+  audio?: AudioMix
+  signal: AbortSignal
+}
+
+export interface AudioMix {
+  /** ffmpeg input arguments, e.g. `['-i', '/tmp/a.mp3']`, in input order (index 1 upward; 0 is video). */
+  inputs: string[][]
+  /** A `-filter_complex` graph whose final pad is `[aout]`. */
+  filter: string
+}
+
+export interface OutputResult {
+  path: string
+  bytes: number
+}
+
+/** Receives raw RGBA frames, top row first. */
+export interface FrameSink {
+  /** Resolves when the sink can take another frame (backpressure). The buffer is not reused before then. */
+  write(rgba: Uint8Array): void | Promise<void>
+  close(): Promise<OutputResult>
+  /** Stops at once and removes partial output. */
+  abort(): void
+}
+
+/** An output `format` (mp4, gif, …). */
+export interface OutputPlugin extends Base<'output'> {
+  mime: string
+  extension: string
+  /** `video` takes frames; `still` takes exactly one; `audio` takes none. */
+  takes: 'video' | 'still' | 'audio'
+  open(spec: OutputSpec): Promise<FrameSink>
+}
+
+// ── Loaders ─────────────────────────────────────────────────────────────────────────────────
+
+export interface LoadContext {
+  signal: AbortSignal
+  cacheDir: string
+  /** Directory relative paths resolve against (the edit file's folder for the CLI). */
+  baseDir: string
+  maxBytes: number
+  timeoutMs: number
+}
+
+/** Turns a `src` into a local file. Chosen by `test()`, highest `priority` first (rollup's hookFirst). */
+export interface LoaderPlugin extends Base<'loader'> {
+  priority?: number
+  test(src: string): boolean
+  /** Cold: returns the path of a local file holding the bytes of `src`. */
+  load(src: string, ctx: LoadContext): Promise<string>
+}
+
+export type Plugin = AssetPlugin | TransitionPlugin | EffectPlugin | FilterPlugin | FitPlugin | OutputPlugin | LoaderPlugin
+export type PluginKind = Plugin['kind']
+export type PluginOf<K extends PluginKind> = Extract<Plugin, { kind: K }>
+
+/** Identity helpers that only help type inference. */
+export const defineAssetPlugin = <S extends GenericSchema>(p: AssetPlugin<S>): AssetPlugin<S> => p
+export const defineTransitionPlugin = (p: TransitionPlugin): TransitionPlugin => p
+export const defineEffectPlugin = (p: EffectPlugin): EffectPlugin => p
+export const defineOutputPlugin = (p: OutputPlugin): OutputPlugin => p
+export const defineLoaderPlugin = (p: LoaderPlugin): LoaderPlugin => p

@@ -1,0 +1,159 @@
+import { RenderError } from '../errors.js'
+import type { FrameSink } from '../plugin.js'
+import type { RenderPlan } from '../plan/plan.js'
+import type { LayerPlan } from '../plan/layers.js'
+import type { Affine } from './affine.js'
+import { FramePool } from './frame-pool.js'
+import { layerMatrix, neutralState } from './layout.js'
+import type { DrawCall } from './painter.js'
+import { Scheduler } from './scheduler.js'
+
+/** Progress of the frame loop, reported a few times a second. */
+export interface FrameProgress {
+  frame: number
+  frames: number
+  /** Frames per second over the whole render so far. */
+  fps: number
+  elapsedMs: number
+  etaMs: number
+}
+
+export interface LoopOptions {
+  signal: AbortSignal
+  onProgress?: (p: FrameProgress) => void
+  /** Frames compositing may run ahead of the encoder. */
+  buffers?: number
+}
+
+const KEY_FIELDS = 13
+
+/**
+ * The hot loop: for each frame, evaluate every visible layer's state, draw, read back, hand to the sink.
+ * Compositing of frame N+1 overlaps ffmpeg encoding frame N (a small pool of buffers in flight). A frame
+ * whose layers are all static and unchanged is not drawn again: the previous buffer is written twice.
+ */
+export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: LoopOptions): Promise<{ frames: number; drawn: number }> {
+  const { frames, fps, painter, frame } = plan
+  const buffers = opts.buffers ?? 3
+  const pool = new FramePool(frame.width * frame.height * 4, buffers)
+  const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps))
+  const state = neutralState()
+  const matrix: Affine = [0, 0, 0, 0, 0, 0]
+  const call: DrawCall = { texture: undefined!, matrix, opacity: 1, quad: [0, 0, 1, 1], uv: [0, 0, 1, 1], filter: -1 }
+  let key = new Float64Array(64)
+  let prevKey = new Float64Array(64)
+  let prevCount = -1
+  let last: Uint8Array | undefined
+  let writeError: unknown
+  let drawn = 0
+  const started = performance.now()
+  let reported = 0
+
+  try {
+    for (let i = 0; i < frames; i++) {
+      if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
+      if (writeError) throw writeError
+      const t = i / fps
+      const live = await scheduler.at(i)
+
+      // 1. Evaluate states into the frame key; a frame is reusable if nothing animated and the key matches.
+      if (key.length < live.length * KEY_FIELDS) (key = new Float64Array(live.length * KEY_FIELDS * 2)), (prevKey = new Float64Array(key.length))
+      let reusable = last !== undefined && live.length === prevCount
+      for (let j = 0; j < live.length; j++) {
+        const layer = live[j]!.layer
+        evaluate(layer, t - layer.start, state)
+        const k = j * KEY_FIELDS
+        key[k] = layer.id
+        key[k + 1] = state.opacity
+        key[k + 2] = state.offsetX
+        key[k + 3] = state.offsetY
+        key[k + 4] = state.scale
+        key[k + 5] = state.zoom
+        key[k + 6] = state.rotate
+        key[k + 7] = state.skewX
+        key[k + 8] = state.skewY
+        key[k + 9] = state.clipLeft
+        key[k + 10] = state.clipRight
+        key[k + 11] = state.clipTop
+        key[k + 12] = state.clipBottom
+        if (reusable) {
+          if (layer.asset.static !== true) reusable = false
+          else for (let f = k; f < k + KEY_FIELDS; f++) if (key[f] !== prevKey[f]) reusable = false
+        }
+      }
+
+      // 2. Draw (or reuse) the frame.
+      let buffer: Uint8Array
+      if (reusable) buffer = last!
+      else {
+        painter.begin()
+        for (let j = 0; j < live.length; j++) {
+          const { layer, source } = live[j]!
+          const local = t - layer.start
+          evaluate(layer, local, state)
+          if (state.opacity <= 0 || state.clipRight <= state.clipLeft || state.clipBottom <= state.clipTop) continue
+          const texture = source.frame(local)
+          call.texture = texture instanceof Promise ? await texture : texture
+          layerMatrix(frame, layer.fitted, layer.position, state, matrix)
+          call.opacity = Math.min(1, state.opacity)
+          call.quad[0] = Math.max(layer.quad[0], state.clipLeft)
+          call.quad[1] = Math.max(layer.quad[1], state.clipTop)
+          call.quad[2] = Math.min(layer.quad[2], state.clipRight)
+          call.quad[3] = Math.min(layer.quad[3], state.clipBottom)
+          call.uv = layer.uv
+          call.filter = layer.filter
+          painter.draw(call)
+        }
+        buffer = await pool.acquire()
+        painter.read(buffer)
+        drawn++
+      }
+      ;[key, prevKey] = [prevKey, key]
+      prevCount = live.length
+      last = buffer
+
+      // 3. Hand it to the encoder without waiting for it to finish; the pool bounds what is in flight.
+      await pool.room(buffers)
+      pool.track(buffer, Promise.resolve(sink.write(buffer))).catch((e) => (writeError ??= e))
+
+      const now = performance.now()
+      if (opts.onProgress && (now - reported > 250 || i === frames - 1)) {
+        reported = now
+        const elapsedMs = now - started
+        const fpsNow = ((i + 1) * 1000) / Math.max(1, elapsedMs)
+        opts.onProgress({ frame: i + 1, frames, fps: fpsNow, elapsedMs, etaMs: ((frames - i - 1) / fpsNow) * 1000 })
+      }
+    }
+    await pool.drain()
+    if (writeError) throw writeError
+    return { frames, drawn }
+  } finally {
+    await scheduler.close()
+  }
+}
+
+/**
+ * A layer's state at clip-local time `t`: its tracks, then the effect (whole clip), then the in and out
+ * transitions. HOT: no allocation.
+ */
+export function evaluate(layer: LayerPlan, t: number, s: ReturnType<typeof neutralState>): void {
+  s.opacity = layer.opacity(t)
+  s.offsetX = layer.offsetX(t)
+  s.offsetY = layer.offsetY(t)
+  s.scale = layer.scale(t)
+  s.rotate = layer.rotate(t)
+  s.skewX = layer.skewX(t)
+  s.skewY = layer.skewY(t)
+  s.zoom = 1
+  s.clipLeft = 0
+  s.clipTop = 0
+  s.clipRight = 1
+  s.clipBottom = 1
+  if (layer.effect) layer.effect.apply(s, clamp01(t / layer.length))
+  const tin = layer.transitionIn
+  if (tin && t < tin.duration) tin.motion.apply(s, clamp01(t / tin.duration))
+  const tout = layer.transitionOut
+  if (tout && t > layer.length - tout.duration) tout.motion.apply(s, clamp01((t - (layer.length - tout.duration)) / tout.duration))
+}
+
+const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x)

@@ -1,0 +1,31 @@
+import createGL from 'gl'
+import { RenderError } from '../errors.js'
+import { ensureDisplay } from './display.js'
+
+/**
+ * Creates a headless WebGL 1 context of the given size. Without an X server headless-gl returns null;
+ * then a private Xvfb is started (see display.ts) and the context is created again.
+ */
+export async function createGLContext(width: number, height: number): Promise<WebGLRenderingContext> {
+  const opts = { alpha: true, depth: false, stencil: false, antialias: false, premultipliedAlpha: true, preserveDrawingBuffer: true }
+  let gl = createGL(width, height, opts)
+  if (!gl) {
+    await ensureDisplay()
+    gl = createGL(width, height, opts)
+  }
+  if (!gl) {
+    throw new RenderError('E_GL_UNAVAILABLE', `headless-gl could not create a ${width}x${height} context (DISPLAY=${process.env.DISPLAY ?? 'unset'}); is Mesa (libgl1-mesa-dri) installed?`)
+  }
+  const max = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number
+  if (width > max || height > max) {
+    destroyGLContext(gl)
+    throw new RenderError('E_GL_UNAVAILABLE', `output ${width}x${height} exceeds this GPU's maximum texture size ${max}`)
+  }
+  return gl
+}
+
+/** Frees the context's native resources now instead of at garbage collection. */
+export function destroyGLContext(gl: WebGLRenderingContext): void {
+  const ext = gl.getExtension('STACKGL_destroy_context') as { destroy(): void } | null
+  ext?.destroy()
+}

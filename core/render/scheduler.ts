@@ -1,0 +1,88 @@
+import { pluginError } from '../errors.js'
+import type { FrameSource } from '../plugin.js'
+import type { LayerPlan } from '../plan/layers.js'
+import type { Gpu } from './gpu.js'
+
+/** A layer on screen with its open source. */
+export interface LiveLayer {
+  layer: LayerPlan
+  source: FrameSource
+}
+
+/**
+ * Opens each layer's source shortly before it shows and closes it when it ends, so memory holds only what
+ * is on screen plus a short lookahead — never the whole timeline.
+ */
+export class Scheduler {
+  private readonly byStart: LayerPlan[]
+  private next = 0
+  private readonly opening = new Map<LayerPlan, Promise<FrameSource>>()
+  private readonly open = new Map<LayerPlan, FrameSource>()
+  private live: LiveLayer[] = []
+  private liveKey = ''
+
+  constructor(layers: readonly LayerPlan[], private readonly gpu: Gpu, private readonly lookahead: number) {
+    this.byStart = layers.filter((l) => l.endFrame > l.startFrame).sort((a, b) => a.startFrame - b.startFrame)
+  }
+
+  /** The layers visible on frame `i`, bottom first. Awaits only sources still opening. */
+  async at(i: number): Promise<LiveLayer[]> {
+    // Start opening everything that shows within the lookahead.
+    while (this.next < this.byStart.length && this.byStart[this.next]!.startFrame <= i + this.lookahead) {
+      const layer = this.byStart[this.next++]!
+      const p = this.start(layer)
+      this.opening.set(layer, p)
+      p.catch(() => {}) // awaited (and rethrown) when the layer is due
+    }
+    // Close what has ended.
+    for (const [layer, source] of this.open) {
+      if (layer.endFrame <= i) {
+        source.close()
+        this.open.delete(layer)
+      }
+    }
+    let changed = false
+    const visible: LayerPlan[] = []
+    for (const layer of [...this.open.keys(), ...this.opening.keys()]) {
+      if (layer.startFrame <= i && i < layer.endFrame) visible.push(layer)
+    }
+    for (const layer of visible) {
+      if (!this.open.has(layer)) {
+        const source = await this.opening.get(layer)!
+        this.opening.delete(layer)
+        this.open.set(layer, source)
+        changed = true
+      }
+    }
+    visible.sort((a, b) => a.order - b.order)
+    const key = visible.map((l) => l.id).join(',')
+    if (changed || key !== this.liveKey) {
+      this.liveKey = key
+      this.live = visible.map((layer) => ({ layer, source: this.open.get(layer)! }))
+    }
+    return this.live
+  }
+
+  private async start(layer: LayerPlan): Promise<FrameSource> {
+    try {
+      return await layer.asset.open!(this.gpu, layer.need)
+    } catch (e) {
+      throw pluginError('asset', layer.type, 'open', e, `${layer.path}.asset`)
+    }
+  }
+
+  /** Closes every open source (end of render, or failure). */
+  async close(): Promise<void> {
+    for (const source of this.open.values()) source.close()
+    this.open.clear()
+    const pending = [...this.opening.values()]
+    this.opening.clear()
+    for (const p of pending) {
+      try {
+        ;(await p).close()
+      } catch {
+        // It failed to open; nothing to close.
+      }
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import * as v from 'valibot'
+import { invalidTimeline, type Issue, type Warning } from '../errors.js'
+import { applyMerge } from '../plan/merge.js'
+import { EditSchema, MergeFieldSchema, type EditOutput } from './edit.js'
+import { toIssues } from './issues.js'
+import { unknownKeys } from './unknown-keys.js'
+import { show } from './primitives.js'
+
+/** What a name in the edit may refer to: Shotstack's own names plus every registered plugin. */
+export interface KnownNames {
+  assetSchema(type: string): v.GenericSchema | undefined
+  assetTypes(): string[]
+  transitions(): string[]
+  effects(): string[]
+  filters(): string[]
+}
+
+/** An asset after its own schema parsed it. */
+export type ParsedAsset = { type: string } & Record<string, unknown>
+export type ValidEdit = Omit<EditOutput, 'timeline'> & {
+  timeline: Omit<EditOutput['timeline'], 'tracks'> & {
+    tracks: { clips: (Omit<EditOutput['timeline']['tracks'][number]['clips'][number], 'asset'> & { asset: ParsedAsset })[] }[]
+  }
+}
+
+/**
+ * Validates a Shotstack edit: applies `merge` first, checks the structure, each asset against the schema
+ * of its `type`, and every transition/effect/filter name. Returns the typed edit and warnings (unknown
+ * keys, unresolved merge fields), or throws one `E_TIMELINE_INVALID` listing every issue with its path.
+ */
+export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEdit; warnings: Warning[] } {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    throw invalidTimeline([{ path: '', message: `the edit must be a JSON object, got ${show(input)}` }])
+  }
+  const raw = input as Record<string, unknown>
+  const issues: Issue[] = []
+
+  // 1. Merge fields are applied before anything else, so they need checking first.
+  const merge = v.safeParse(v.optional(v.array(MergeFieldSchema)), raw.merge)
+  if (!merge.success) throw invalidTimeline(toIssues(merge.issues, 'merge'))
+  const { merge: _merge, ...rest } = raw
+  const merged = applyMerge(rest, merge.output)
+  const candidate = { ...merged.value, ...(merge.output ? { merge: merge.output } : {}) }
+
+  // 2. Structure (assets are loose here; their own schemas come next).
+  const parsed = v.safeParse(EditSchema, candidate)
+  if (!parsed.success) issues.push(...toIssues(parsed.issues))
+
+  // 3. Each asset against the schema of its type; each motion/look name against what is known.
+  const assets = new Map<string, ParsedAsset>()
+  forEachClip(candidate, (clip, path) => {
+    checkAsset(clip.asset, `${path}.asset`, known, issues, assets)
+    checkNames(clip, path, known, issues)
+  })
+
+  if (issues.length) throw invalidTimeline(issues)
+  const edit = parsed.output as unknown as ValidEdit
+  edit.timeline.tracks.forEach((track, t) => track.clips.forEach((clip, c) => (clip.asset = assets.get(clipPath(t, c))!)))
+
+  // 4. Warnings: merge fields without a value, keys nobody reads, offsets past the seed's range.
+  const warnings: Warning[] = [...merged.warnings, ...unknownKeys(EditSchema, candidate, '', (p) => /\.clips\[\d+\]\.asset$/.test(p))]
+  forEachClip(candidate, (clip, path) => {
+    const schema = known.assetSchema(String((clip.asset as { type?: unknown })?.type))
+    if (schema) warnings.push(...unknownKeys(schema, clip.asset, `${path}.asset`))
+    for (const axis of ['x', 'y'] as const) {
+      const o = (clip.offset as Record<string, unknown> | undefined)?.[axis]
+      if (typeof o === 'number' && Math.abs(o) > 1) warnings.push({ path: `${path}.offset.${axis}`, message: `${o} is outside -1..1; the clip is placed partly or wholly off-frame` })
+    }
+  })
+  return { edit, warnings }
+}
+
+const clipPath = (t: number, c: number) => `timeline.tracks[${t}].clips[${c}]`
+
+type LooseClip = Record<string, unknown> & { asset?: unknown }
+function forEachClip(edit: Record<string, unknown>, fn: (clip: LooseClip, path: string) => void) {
+  const tracks = (edit.timeline as { tracks?: unknown } | undefined)?.tracks
+  if (!Array.isArray(tracks)) return
+  tracks.forEach((track, t) => {
+    const clips = (track as { clips?: unknown } | undefined)?.clips
+    if (!Array.isArray(clips)) return
+    clips.forEach((clip, c) => {
+      if (clip && typeof clip === 'object') fn(clip as LooseClip, clipPath(t, c))
+    })
+  })
+}
+
+function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Issue[], out: Map<string, ParsedAsset>) {
+  if (!asset || typeof asset !== 'object' || typeof (asset as { type?: unknown }).type !== 'string') return // reported by step 2
+  const type = (asset as { type: string }).type
+  const schema = known.assetSchema(type)
+  if (!schema) {
+    issues.push({ path: `${path}.type`, message: `unknown asset type ${show(type)}; known: ${known.assetTypes().join(', ')}` })
+    return
+  }
+  const result = v.safeParse(schema, asset)
+  if (result.success) out.set(path.slice(0, -'.asset'.length), result.output as ParsedAsset)
+  else issues.push(...toIssues(result.issues, path))
+}
+
+function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Issue[]) {
+  const check = (value: unknown, at: string, names: () => string[], what: string) => {
+    if (typeof value !== 'string') return
+    const all = names()
+    if (!all.includes(value)) issues.push({ path: at, message: `unknown ${what} ${show(value)}; known: ${all.join(', ')}` })
+  }
+  const transition = clip.transition as Record<string, unknown> | undefined
+  if (transition && typeof transition === 'object') {
+    check(transition.in, `${path}.transition.in`, known.transitions, 'transition')
+    check(transition.out, `${path}.transition.out`, known.transitions, 'transition')
+  }
+  check(clip.effect, `${path}.effect`, known.effects, 'effect')
+  check(clip.filter, `${path}.filter`, known.filters, 'filter')
+}

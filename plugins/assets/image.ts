@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises'
+import { createCanvas, loadImage } from '@napi-rs/canvas'
+import { imageSizeFromFile } from 'image-size/fromFile'
+import { defineAssetPlugin, ImageAssetSchema, RenderError, type Size } from '../../core/index.js'
+
+/** Pixel count above which a still is refused before decoding (a 20,000² PNG would need 1.6 GB). */
+const MAX_PIXELS = 100_000_000
+
+/**
+ * `image`: PNG, JPEG, WebP or the first frame of a GIF. `prepare` reads only the header (size); the
+ * pixels are decoded, scaled to the size the plan draws them at, and uploaded once when the clip shows.
+ */
+export const image = defineAssetPlugin({
+  kind: 'asset',
+  name: 'image',
+  schema: ImageAssetSchema,
+  async prepare(params, ctx) {
+    if (!params.src) {
+      throw new RenderError('E_PLUGIN_NOT_FOUND', `${ctx.path}.asset: an image with a "prompt" needs an AI image provider; none is configured`, { path: `${ctx.path}.asset.prompt` })
+    }
+    const path = await ctx.load(params.src)
+    const size = await readSize(path, ctx.path)
+    return {
+      size,
+      static: true,
+      async open(gpu, need) {
+        const pixels = await decode(path, need, ctx.path)
+        const texture = gpu.texture(pixels, need.width, need.height)
+        return { frame: () => texture, close: () => gpu.release(texture) }
+      },
+    }
+  },
+})
+
+async function readSize(path: string, clip: string): Promise<Size> {
+  let info: { width?: number; height?: number; orientation?: number }
+  try {
+    info = await imageSizeFromFile(path)
+  } catch (e) {
+    throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: not a readable image (${(e as Error).message})`, { path: `${clip}.asset.src` })
+  }
+  if (!info.width || !info.height) throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: image has no size`, { path: `${clip}.asset.src` })
+  if (info.width * info.height > MAX_PIXELS) {
+    throw new RenderError('E_ASSET_TOO_LARGE', `${clip}.asset.src: ${info.width}x${info.height} image exceeds ${MAX_PIXELS / 1e6} megapixels`, { path: `${clip}.asset.src` })
+  }
+  return { width: info.width, height: info.height }
+}
+
+/** Decodes and resamples to exactly `need` pixels, premultiplied (canvas's native layout). */
+async function decode(path: string, need: Size, clip: string): Promise<Uint8Array> {
+  let img
+  try {
+    img = await loadImage(await readFile(path))
+  } catch (e) {
+    throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: cannot decode image (${(e as Error).message})`, { path: `${clip}.asset.src` })
+  }
+  const canvas = createCanvas(need.width, need.height)
+  const g = canvas.getContext('2d')
+  g.imageSmoothingQuality = 'high'
+  g.drawImage(img, 0, 0, need.width, need.height)
+  return canvas.data()
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what reelforge needs, skipping whatever is already there (fast when nothing is missing):
+#   1. Debian packages: ffmpeg, Xvfb + Mesa (headless-gl's display), the toolchain gl@8 builds with.
+#   2. npm dependencies (npm ci), when package-lock.json changed since the last install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages. Run:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# npm ci only when the lock file changed (or node_modules is missing / the gl addon was not built).
+stamp=node_modules/.reelforge-setup
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f node_modules/gl/build/Release/webgl.node ]; then
+  echo "setup: npm ci (gl builds from source: about 2 minutes)"
+  JOBS=max npm ci --no-audit --no-fund
+  echo "$want" > "$stamp"
+fi
