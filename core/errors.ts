@@ -36,7 +36,7 @@ export class RenderError extends Error {
   constructor(
     readonly code: RenderErrorCode,
     message: string,
-    readonly details?: { path?: string; issues?: Issue[]; [key: string]: unknown },
+    readonly data?: { path?: string; issues?: Issue[]; [key: string]: unknown },
     options?: ErrorOptions,
   ) {
     super(message, options)

@@ -57,9 +57,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
 /** Prints a failure the way a user can act on it; returns the exit code. */
 export function reportError(e: unknown): number {
   if (e instanceof RenderError) {
-    if (e.code === 'E_TIMELINE_INVALID' && e.details?.issues) {
-      console.error(`error: the edit is invalid (${e.details.issues.length} issue${e.details.issues.length === 1 ? '' : 's'}):`)
-      for (const issue of e.details.issues) console.error(`  ${issue.path || '(root)'}: ${issue.message}`)
+    if (e.code === 'E_TIMELINE_INVALID' && e.data?.issues) {
+      console.error(`error: the edit is invalid (${e.data.issues.length} issue${e.data.issues.length === 1 ? '' : 's'}):`)
+      for (const issue of e.data.issues) console.error(`  ${issue.path || '(root)'}: ${issue.message}`)
       return 2
     }
     if (e.code === 'E_CANCELLED') {

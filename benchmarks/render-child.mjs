@@ -1,0 +1,10 @@
+// Renders one edit file with the built library (dist/) and prints the result as JSON. It runs as a child
+// under plain `node`, the production path, so its whole process tree is measured without tsx overhead.
+import { readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { createRenderer } from '../dist/adapters/index.js'
+
+const [file, out, baseDir] = process.argv.slice(2)
+const edit = JSON.parse(readFileSync(file, 'utf8'))
+const result = await createRenderer().render(edit, { out, baseDir: baseDir ?? dirname(file) })
+console.log(JSON.stringify(result))
