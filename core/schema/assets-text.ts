@@ -92,10 +92,8 @@ const RichAlign = v.object({
 })
 const Border = v.object({ width: v.optional(num(0)), color: v.optional(Color), opacity: v.optional(num(0, 1)), radius: v.optional(num(0)) })
 
-/** `rich-text`: styled text (gradient, shadow, stroke, spacing, animation presets) in the clip's box. */
-export const RichTextAssetSchema = v.object({
-  type: v.literal('rich-text'),
-  text: v.pipe(v.string(), v.maxLength(5000, 'must be at most 5000 characters')),
+/** Styling shared by rich-text and rich-caption. */
+const RICH_STYLING = {
   font: v.optional(RichFont),
   style: v.optional(RichStyle),
   stroke: v.optional(StrokeSchema),
@@ -104,6 +102,13 @@ export const RichTextAssetSchema = v.object({
   border: v.optional(Border),
   padding: v.optional(Padding),
   align: v.optional(RichAlign),
+}
+
+/** `rich-text`: styled text (gradient, shadow, stroke, spacing, animation presets) in the clip's box. */
+export const RichTextAssetSchema = v.object({
+  type: v.literal('rich-text'),
+  text: v.pipe(v.string(), v.maxLength(5000, 'must be at most 5000 characters')),
+  ...RICH_STYLING,
   animation: v.optional(
     v.object({
       preset: oneOf(['fadeIn', 'slideIn', 'typewriter', 'ascend', 'shift', 'movingLetters'] as const),
@@ -143,14 +148,7 @@ export const CaptionAssetSchema = v.object({
 export const RichCaptionAssetSchema = v.object({
   type: v.literal('rich-caption'),
   src: Src,
-  font: v.optional(RichFont),
-  style: v.optional(RichStyle),
-  stroke: v.optional(StrokeSchema),
-  shadow: v.optional(ShadowSchema),
-  background: v.optional(BoxBackground),
-  border: v.optional(Border),
-  padding: v.optional(Padding),
-  align: v.optional(RichAlign),
+  ...RICH_STYLING,
   active: v.optional(v.unknown()),
   animation: v.optional(v.object({ style: v.string(), direction: v.optional(oneOf(['left', 'right', 'up', 'down'] as const)) })),
 })
