@@ -3,10 +3,11 @@ import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { RenderError, type Warning } from './errors.js'
 import { createFontBook, type FontFace } from './fonts.js'
-import type { Plugin } from './plugin.js'
+import type { FrameSink, Plugin } from './plugin.js'
 import { createRegistry, type Registry } from './registry.js'
 import { createPlan, type RenderPlan } from './plan/plan.js'
 import { renderFrames } from './render/frame-loop.js'
+import { createCaptures } from './render/captures.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
 import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from './schema/names.js'
 import { validateEdit, type KnownNames, type ValidEdit } from './schema/validate.js'
@@ -67,6 +68,12 @@ export interface RenderResult {
   renderMs: number
   /** Frames actually composited (the rest repeated a static frame). */
   drawn: number
+  /** Whether the file has a sound track. */
+  hasAudio: boolean
+  /** `output.poster`: a frame-sized JPEG beside the output. */
+  poster?: string
+  /** `output.thumbnail`: a scaled JPEG beside the output. */
+  thumbnail?: string
   warnings: Warning[]
 }
 
@@ -120,40 +127,51 @@ export function createCompositor(options: CompositorOptions): Compositor {
       report?.({ stage: 'fetching', progress: 0, frame: 0, frames: 0, fps: 0, etaMs: 0 })
       const plan = await compositor.plan(input, { signal, baseDir: opts.baseDir })
       const out = resolve(opts.out)
-      let sink: Awaited<ReturnType<RenderPlan['output']['open']>> | undefined
+      let sink: FrameSink | undefined
       try {
         await mkdir(dirname(out), { recursive: true })
         const output = plan.edit.output
+        if (plan.output.takes === 'audio' && !plan.audio) {
+          throw new RenderError('E_OUTPUT_FAILED', `output.format "${plan.format}" needs sound, but the timeline has none${output.mute ? ' (output.mute is set)' : ''}`, { path: 'output.format' })
+        }
         sink = await plan.output.open({
           path: out,
           width: plan.frame.width,
           height: plan.frame.height,
+          scaleTo: plan.scaleTo,
           fps: plan.fps,
           fpsRational: plan.fpsRational,
           frames: plan.frames,
+          duration: plan.duration,
           quality: output.quality,
           repeat: output.repeat,
+          audio: plan.audio,
           signal,
         })
+        const captures = createCaptures(plan, out)
         // Fetching is ~5 % of a render, compositing+encoding ~90 %, the encoder's tail the rest.
         const loop = plan.output.takes === 'audio'
           ? { drawn: 0 }
           : await renderFrames(plan, sink, {
               signal,
+              onFrame: captures.onFrame,
               onProgress: (p) => report?.({ stage: 'rendering', progress: 0.05 + 0.9 * (p.frame / p.frames), frame: p.frame, frames: p.frames, fps: p.fps, etaMs: p.etaMs }),
             })
         report?.({ stage: 'encoding', progress: 0.95, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
         const written = await sink.close()
+        const stills = await captures.write()
         return {
           path: written.path,
           duration: plan.duration,
-          frames: plan.frames,
-          width: plan.frame.width,
-          height: plan.frame.height,
+          frames: plan.output.takes === 'audio' ? 0 : plan.frames,
+          width: (plan.scaleTo ?? plan.frame).width,
+          height: (plan.scaleTo ?? plan.frame).height,
           fps: plan.fps,
           bytes: written.bytes,
           renderMs: performance.now() - started,
           drawn: loop.drawn,
+          hasAudio: !!plan.audio && plan.output.takes !== 'still',
+          ...stills,
           warnings: plan.warnings,
         }
       } catch (e) {

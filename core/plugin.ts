@@ -42,21 +42,30 @@ export interface PreparedAsset {
   readonly duration?: number
   /** True when every frame shows the same pixels: the compositor may reuse the previous frame. */
   readonly static?: boolean
+  /**
+   * Fit used when the clip names none. Shotstack fills the frame (`crop`) for media, but lays out boxes with
+   * their own pixel size (html, text, shapes) unscaled, so those plugins say `none`.
+   */
+  readonly defaultFit?: string
   /** Sound this clip contributes to the mix. */
   readonly audio?: AudioSource
   /**
    * Cold: runs shortly before the clip first shows. May decode, rasterise and upload.
-   * `need` is the largest size the plan will draw the asset at, so sources can be rasterised no bigger.
+   * `need` is the largest size the plan will draw the asset at, so sources can be rasterised no bigger;
+   * `from` is the first clip-local time that will be asked for (0, or later when a render starts mid-clip).
    */
-  open?(gpu: Gpu, need: Size): Promise<FrameSource>
+  open?(gpu: Gpu, need: Size, from: number): Promise<FrameSource>
   /** Releases what `prepare` allocated (temp files, probes). */
   dispose?(): void
 }
 
 /** A clip's live picture while it is on screen. */
 export interface FrameSource {
-  /** HOT: once per frame — the texture for clip-local time `t` seconds. Await only when a decoder lags. */
-  frame(t: number): Texture | Promise<Texture>
+  /**
+   * HOT: once per frame — the texture for clip-local time `t` seconds, or null when there is nothing to
+   * draw (a video that ended before its clip). Return a promise only when a decoder lags.
+   */
+  frame(t: number): Texture | null | Promise<Texture | null>
   close(): void
 }
 
@@ -143,8 +152,11 @@ export interface FitPlugin extends Base<'fit'> {
 /** What an output plugin is asked to produce. */
 export interface OutputSpec {
   path: string
+  /** Size of the frames written (the composited size). */
   width: number
   height: number
+  /** Size of the file's picture when it differs (`output.scaleTo`); sinks scale to it. */
+  scaleTo?: Size
   fps: number
   /** Exact rate for ffmpeg, e.g. `30000/1001`. */
   fpsRational: string
@@ -153,6 +165,8 @@ export interface OutputSpec {
   repeat?: boolean
   /** The mixed soundtrack as ffmpeg inputs plus a filtergraph; absent when silent or muted. */
   audio?: AudioMix
+  /** Seconds of output (what the audio graph is cut or padded to). */
+  duration: number
   signal: AbortSignal
 }
 
@@ -183,6 +197,8 @@ export interface OutputPlugin extends Base<'output'> {
   extension: string
   /** `video` takes frames; `still` takes exactly one; `audio` takes none. */
   takes: 'video' | 'still' | 'audio'
+  /** False for formats that cannot carry sound (gif); the audio graph is then not built. */
+  sound?: boolean
   open(spec: OutputSpec): Promise<FrameSink>
 }
 

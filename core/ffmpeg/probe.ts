@@ -16,6 +16,10 @@ export interface ProbedStream {
   channels?: number
   /** Rotation metadata in degrees (phone videos). */
   rotation?: number
+  /** The picture carries an alpha channel (VP8/VP9 `alpha_mode`, or an alpha pixel format). */
+  alpha?: boolean
+  /** Cover art embedded in an audio file, not a moving picture. */
+  attachedPic?: boolean
 }
 
 export interface Probe {
@@ -43,7 +47,7 @@ export async function probe(path: string, opts: { signal?: AbortSignal; countFra
   if (code !== 0) throw new RenderError('E_ASSET_UNREADABLE', `ffprobe cannot read ${path}: ${lastLines(p.stderr())}`)
   const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
     format?: { format_name?: string; duration?: string; size?: string }
-    streams?: Array<Record<string, unknown> & { side_data_list?: Array<{ rotation?: number }>; tags?: { rotate?: string } }>
+    streams?: Array<Record<string, unknown> & { side_data_list?: Array<{ rotation?: number }>; tags?: { rotate?: string; alpha_mode?: string; ALPHA_MODE?: string }; disposition?: { attached_pic?: number } }>
   }
   return {
     format: json.format?.format_name ?? 'unknown',
@@ -62,6 +66,8 @@ export async function probe(path: string, opts: { signal?: AbortSignal; countFra
       sampleRate: numOr(s.sample_rate),
       channels: s.channels as number | undefined,
       rotation: s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? numOr(s.tags?.rotate),
+      attachedPic: s.disposition?.attached_pic === 1,
+      alpha: (s.tags?.alpha_mode ?? s.tags?.ALPHA_MODE) === '1' || /^(yuva|rgba|bgra|argb|abgr|ya|gbrap|pal8)/.test(String(s.pix_fmt ?? '')),
     })),
   }
 }

@@ -64,7 +64,7 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
   const crop = params.crop
   const cropped = { width: asset.size.width * (1 - (crop?.left ?? 0) - (crop?.right ?? 0)), height: asset.size.height * (1 - (crop?.top ?? 0) - (crop?.bottom ?? 0)) }
   const box = clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined
-  const fit = registry.get('fit', clip.fit ?? 'crop', `${at.path}.fit`)
+  const fit = registry.get('fit', clip.fit ?? asset.defaultFit ?? 'crop', `${at.path}.fit`)
   const fittedAsset = fit.fit(cropped, box ?? frame)
   const flip = clip.transform?.flip
   const { quad, uv } = layerWindow(fittedAsset, box, crop, !!flip?.horizontal, !!flip?.vertical)

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pluginError, RenderError, type Warning } from '../errors.js'
 import type { FontBook } from '../fonts.js'
-import type { AudioSource } from '../audio/types.js'
-import type { OutputPlugin, PreparedAsset, Size } from '../plugin.js'
+import { buildAudioMix, type Placement } from '../audio/graph.js'
+import { probe } from '../ffmpeg/probe.js'
+import type { AudioMix, OutputPlugin, PreparedAsset, Size } from '../plugin.js'
 import type { Registry } from '../registry.js'
 import { createGLContext, destroyGLContext } from '../render/gl-context.js'
 import { createGpu, type Gpu } from '../render/gpu.js'
@@ -12,34 +13,38 @@ import { createPainter, type Painter } from '../render/painter.js'
 import type { Format } from '../schema/output.js'
 import type { ValidEdit } from '../schema/validate.js'
 import { parseColor } from './color.js'
+import { loadTimelineFonts } from './fonts.js'
 import { buildLayer, type LayerPlan } from './layers.js'
 import { createLoad, type LoadOptions } from './load.js'
-import { fpsRational, outputFps, outputSize } from './output-size.js'
+import { fpsRational, outputFps, outputSize, sizeFor } from './output-size.js'
 import { resolveTiming } from './timing.js'
-
-/** A sound placed on the timeline. */
-export interface PlacedAudio {
-  path: string
-  source: AudioSource
-  start: number
-  length: number
-}
 
 /** A render, fully resolved: every plugin looked up, every asset prepared, every shader compiled. */
 export interface RenderPlan {
   readonly edit: ValidEdit
   readonly warnings: Warning[]
+  /** Composited frame size. */
   readonly frame: Size
+  /** Size of the output picture when `output.scaleTo` asks for another. */
+  readonly scaleTo?: Size
   readonly fps: number
   readonly fpsRational: string
-  /** Seconds of output. */
-  readonly duration: number
+  /** Seconds the timeline lasts. */
+  readonly timelineDuration: number
+  /** First timeline frame written (`output.range.start`). */
+  readonly firstFrame: number
+  /** Frames written. */
   readonly frames: number
+  /** Seconds of output (`frames / fps`). */
+  readonly duration: number
   readonly format: Format
   readonly output: OutputPlugin
   /** Layers in draw order (bottom first). */
   readonly layers: LayerPlan[]
-  readonly audio: PlacedAudio[]
+  /** Every sound on the timeline (clips and soundtrack), before `mute`. */
+  readonly sounds: Placement[]
+  /** The audio graph for the output, absent when silent or muted. */
+  readonly audio?: AudioMix
   readonly gpu: Gpu
   readonly painter: Painter
   readonly tmpDir: string
@@ -58,8 +63,9 @@ export interface PlanContext {
 
 /**
  * Turns a validated edit into a RenderPlan (cold, once per render):
- * 1. output size, rate and plugin; 2. prepare every asset (fetch, probe); 3. resolve smart timing;
- * 4. create the GL context; 5. build layers (fit, tracks, transitions, effects, filters); 6. compile the painter.
+ * 1. output format, size and rate; 2. custom fonts; 3. prepare every asset (fetch, probe); 4. smart timing;
+ * 5. soundtrack, range and the audio graph; 6. the GL context; 7. layers (fit, tracks, transitions,
+ * effects, filters); 8. the painter with its filter shaders.
  */
 export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: PlanContext): Promise<RenderPlan> {
   const { registry, signal } = ctx
@@ -69,6 +75,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
   const fps = outputFps(output)
   const format = output.format
   const outputPlugin = registry.get('output', format, 'output.format')
+  const scaleTo = output.scaleTo && !output.size ? sizeFor(output.scaleTo, output.aspectRatio ?? '16:9') : undefined
 
   const tmpDir = await mkdtemp(join(ctx.load.tmpDir ?? tmpdir(), 'reelforge-'))
   const prepared: PreparedAsset[] = []
@@ -81,9 +88,12 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     await rm(tmpDir, { recursive: true, force: true })
   }
   try {
-    // 2. Prepare every asset, a few at a time.
     const load = createLoad(registry, ctx.load, signal)
+    // 2. Fonts the edit brings.
     const fonts = ctx.fonts
+    await loadTimelineFonts(edit.timeline.fonts, fonts, load)
+
+    // 3. Prepare every asset, a few at a time.
     const clips = edit.timeline.tracks.flatMap((track, t) => track.clips.map((clip, c) => ({ clip, t, c, path: `timeline.tracks[${t}].clips[${c}]` })))
     await forEachLimited(clips, ctx.concurrency, async ({ clip, path }, i) => {
       const plugin = registry.get('asset', clip.asset.type, `${path}.asset.type`)
@@ -103,38 +113,69 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       }
     })
 
-    // 3. Timing.
+    // 4. Timing.
     const timing = resolveTiming(
       clips.map(({ clip, t, path }, i) => ({ path, track: t, start: clip.start, length: clip.length, alias: clip.alias, duration: prepared[i]!.duration })),
     )
-    const duration = Math.max(0, ...timing.map((x) => x.start + x.length))
-    if (!(duration > 0)) throw new RenderError('E_TIMELINE_INVALID', 'the timeline is empty: its clips last 0 seconds', { issues: [{ path: 'timeline.tracks', message: 'total duration is 0' }] })
-    const frames = Math.max(1, Math.round(duration * fps))
+    const timelineDuration = Math.max(0, ...timing.map((x) => x.start + x.length))
+    if (!(timelineDuration > 0)) throw new RenderError('E_TIMELINE_INVALID', 'the timeline is empty: its clips last 0 seconds', { issues: [{ path: 'timeline.tracks', message: 'total duration is 0' }] })
 
-    // 4. GL.
+    // 5. What is written: the range (a single frame for stills), and its sound.
+    const { firstFrame, frames } = frameRange(output, fps, timelineDuration, outputPlugin.takes)
+    const duration = frames / fps
+    const sounds: Placement[] = []
+    clips.forEach((_, i) => {
+      const audio = prepared[i]!.audio
+      if (audio) sounds.push({ source: audio, start: timing[i]!.start, length: timing[i]!.length })
+    })
+    const soundtrack = edit.timeline.soundtrack
+    if (soundtrack) {
+      const path = await load(soundtrack.src, 'timeline.soundtrack')
+      const info = await probe(path, { signal }).catch(() => undefined)
+      if (!info?.streams.some((s) => s.type === 'audio')) throw new RenderError('E_ASSET_UNREADABLE', `timeline.soundtrack.src: ${soundtrack.src} has no audio stream`, { path: 'timeline.soundtrack.src' })
+      const fileLength = info.duration ?? timelineDuration
+      // Shotstack: the soundtrack plays for the video's length or the file's, whichever is shorter.
+      sounds.push({ source: { path, trim: 0, speed: 1, volume: soundtrack.volume ?? 1, effect: soundtrack.effect, duration: fileLength }, start: 0, length: Math.min(timelineDuration, fileLength) })
+    }
+    // ffmpeg input 0 is the piped video, except for audio-only outputs.
+    const audio = output.mute || outputPlugin.takes === 'still' || outputPlugin.sound === false ? undefined : buildAudioMix(sounds, firstFrame / fps, duration, outputPlugin.takes === 'audio' ? 0 : 1)
+
+    // 6. GL.
     gpu = createGpu(await createGLContext(frame.width, frame.height), frame)
 
-    // 5. Layers and sounds.
+    // 7. Layers.
     const filters: string[] = []
     const layers: LayerPlan[] = []
-    const audio: PlacedAudio[] = []
     const trackCount = edit.timeline.tracks.length
     clips.forEach(({ clip, t, c, path }, i) => {
       const asset = prepared[i]!
       const at = { id: i, path, track: t, order: (trackCount - 1 - t) * 1_000_000 + c, ...timing[i]! }
-      if (asset.audio) audio.push({ path, source: asset.audio, start: at.start, length: at.length })
       if (asset.size) layers.push(buildLayer(clip, at, asset as PreparedAsset & { size: Size }, { registry, gpu: gpu!, frame, fps, yAxis: ctx.yAxis, filters }))
     })
     layers.sort((a, b) => a.order - b.order)
 
-    // 6. Painter (one program per distinct filter).
+    // 8. Painter (one program per distinct filter).
     painter = createPainter(gpu, parseColor(edit.timeline.background ?? '#000000'), filters)
 
-    return { edit, warnings, frame, fps, fpsRational: fpsRational(fps), duration, frames, format, output: outputPlugin, layers, audio, gpu, painter, tmpDir, dispose }
+    return { edit, warnings, frame, scaleTo, fps, fpsRational: fpsRational(fps), timelineDuration, firstFrame, frames, duration, format, output: outputPlugin, layers, sounds, audio, gpu, painter, tmpDir, dispose }
   } catch (e) {
     await dispose()
     throw e
   }
+}
+
+/** Frames to write: the whole timeline, `output.range`, or one frame at `range.start` for stills. */
+function frameRange(output: ValidEdit['output'], fps: number, timelineDuration: number, takes: OutputPlugin['takes']): { firstFrame: number; frames: number } {
+  const total = Math.max(1, Math.round(timelineDuration * fps))
+  const start = output.range?.start ?? 0
+  const firstFrame = Math.min(total - 1, Math.max(0, Math.round(start * fps)))
+  if (takes === 'still') return { firstFrame, frames: 1 }
+  const length = output.range?.length
+  const last = length !== undefined ? Math.min(total, firstFrame + Math.round(length * fps)) : total
+  if (last <= firstFrame) {
+    throw new RenderError('E_TIMELINE_INVALID', `output.range selects no frames of the ${timelineDuration.toFixed(2)} s timeline`, { issues: [{ path: 'output.range', message: `selects no frames of the ${timelineDuration.toFixed(2)} s timeline` }] })
+  }
+  return { firstFrame, frames: last - firstFrame }
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; the first failure rejects (others still settle). */

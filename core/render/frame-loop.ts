@@ -23,6 +23,8 @@ export interface LoopOptions {
   onProgress?: (p: FrameProgress) => void
   /** Frames compositing may run ahead of the encoder. */
   buffers?: number
+  /** Called with each written frame (timeline frame index); the buffer is valid only during the call. */
+  onFrame?: (frame: number, rgba: Uint8Array) => void
 }
 
 const KEY_FIELDS = 13
@@ -33,10 +35,10 @@ const KEY_FIELDS = 13
  * whose layers are all static and unchanged is not drawn again: the previous buffer is written twice.
  */
 export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: LoopOptions): Promise<{ frames: number; drawn: number }> {
-  const { frames, fps, painter, frame } = plan
+  const { frames, firstFrame, fps, painter, frame } = plan
   const buffers = opts.buffers ?? 3
   const pool = new FramePool(frame.width * frame.height * 4, buffers)
-  const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps))
+  const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps)
   const state = neutralState()
   const matrix: Affine = [0, 0, 0, 0, 0, 0]
   const call: DrawCall = { texture: undefined!, matrix, opacity: 1, quad: [0, 0, 1, 1], uv: [0, 0, 1, 1], filter: -1 }
@@ -50,9 +52,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   let reported = 0
 
   try {
-    for (let i = 0; i < frames; i++) {
+    for (let n = 0; n < frames; n++) {
       if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
       if (writeError) throw writeError
+      const i = firstFrame + n
       const t = i / fps
       const live = await scheduler.at(i)
 
@@ -92,8 +95,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
           const local = t - layer.start
           evaluate(layer, local, state)
           if (state.opacity <= 0 || state.clipRight <= state.clipLeft || state.clipBottom <= state.clipTop) continue
-          const texture = source.frame(local)
-          call.texture = texture instanceof Promise ? await texture : texture
+          const pending = source.frame(local)
+          const texture = pending instanceof Promise ? await pending : pending
+          if (!texture) continue // e.g. a video that ended before its clip: nothing to draw
+          call.texture = texture
           layerMatrix(frame, layer.fitted, layer.position, state, matrix)
           call.opacity = Math.min(1, state.opacity)
           call.quad[0] = Math.max(layer.quad[0], state.clipLeft)
@@ -112,16 +117,18 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
       prevCount = live.length
       last = buffer
 
+      opts.onFrame?.(i, buffer)
+
       // 3. Hand it to the encoder without waiting for it to finish; the pool bounds what is in flight.
       await pool.room(buffers)
       pool.track(buffer, Promise.resolve(sink.write(buffer))).catch((e) => (writeError ??= e))
 
       const now = performance.now()
-      if (opts.onProgress && (now - reported > 250 || i === frames - 1)) {
+      if (opts.onProgress && (now - reported > 250 || n === frames - 1)) {
         reported = now
         const elapsedMs = now - started
-        const fpsNow = ((i + 1) * 1000) / Math.max(1, elapsedMs)
-        opts.onProgress({ frame: i + 1, frames, fps: fpsNow, elapsedMs, etaMs: ((frames - i - 1) / fpsNow) * 1000 })
+        const fpsNow = ((n + 1) * 1000) / Math.max(1, elapsedMs)
+        opts.onProgress({ frame: n + 1, frames, fps: fpsNow, elapsedMs, etaMs: ((frames - n - 1) / fpsNow) * 1000 })
       }
     }
     await pool.drain()

@@ -21,7 +21,7 @@ export class Scheduler {
   private live: LiveLayer[] = []
   private liveKey = ''
 
-  constructor(layers: readonly LayerPlan[], private readonly gpu: Gpu, private readonly lookahead: number) {
+  constructor(layers: readonly LayerPlan[], private readonly gpu: Gpu, private readonly lookahead: number, private readonly fps: number) {
     this.byStart = layers.filter((l) => l.endFrame > l.startFrame).sort((a, b) => a.startFrame - b.startFrame)
   }
 
@@ -30,7 +30,8 @@ export class Scheduler {
     // Start opening everything that shows within the lookahead.
     while (this.next < this.byStart.length && this.byStart[this.next]!.startFrame <= i + this.lookahead) {
       const layer = this.byStart[this.next++]!
-      const p = this.start(layer)
+      if (layer.endFrame <= i) continue // entirely before the rendered range
+      const p = this.start(layer, Math.max(0, (i - layer.startFrame) / this.fps))
       this.opening.set(layer, p)
       p.catch(() => {}) // awaited (and rethrown) when the layer is due
     }
@@ -63,9 +64,9 @@ export class Scheduler {
     return this.live
   }
 
-  private async start(layer: LayerPlan): Promise<FrameSource> {
+  private async start(layer: LayerPlan, from: number): Promise<FrameSource> {
     try {
-      return await layer.asset.open!(this.gpu, layer.need)
+      return await layer.asset.open!(this.gpu, layer.need, from)
     } catch (e) {
       throw pluginError('asset', layer.type, 'open', e, `${layer.path}.asset`)
     }

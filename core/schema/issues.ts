@@ -30,7 +30,9 @@ export function toIssues(issues: readonly BaseIssue<unknown>[], prefix = ''): Is
       out.push(...toIssues([deepest], prefix))
       continue
     }
-    out.push({ path: formatPath(issue.path as PathItem[] | undefined, prefix), message: issue.message })
+    // valibot words a missing key as "Invalid key: Expected "x" but received undefined".
+    const message = issue.kind === 'schema' && issue.input === undefined && /^Invalid key/.test(issue.message) ? 'is required' : issue.message
+    out.push({ path: formatPath(issue.path as PathItem[] | undefined, prefix), message })
   }
   return dedupe(out)
 }

@@ -1,5 +1,8 @@
+import { audio } from './audio.js'
+import { html } from './html.js'
 import { image } from './image.js'
 import { title } from './title.js'
+import { video } from './video.js'
 
 /** Built-in asset types. */
-export const builtinAssets = [image, title]
+export const builtinAssets = [image, title, video, audio, html]

@@ -14,6 +14,11 @@ function expo(pkg: string, family: string, file: string, weights: number[]): Fon
   return weights.map((w) => ({ family, weight: w, style: 'normal' as const, path: require.resolve(`@expo-google-fonts/${pkg}/${WEIGHTS[w]}/${file}_${WEIGHTS[w]}.ttf`) }))
 }
 
+/** A family from a @fontsource package (WOFF; the canvas and satori both read it). */
+function fontsource(pkg: string, family: string, weights: number[]): FontFace[] {
+  return weights.map((w) => ({ family, weight: w, style: 'normal' as const, path: require.resolve(`@fontsource/${pkg}/files/${pkg}-latin-${w}-normal.woff`) }))
+}
+
 /** Every built-in face: the families real Shotstack edits use, and those the title styles need. */
 export const builtinFonts: FontFace[] = [
   ...expo('open-sans', 'Open Sans', 'OpenSans', [300, 400, 500, 600, 700, 800]),
@@ -25,6 +30,11 @@ export const builtinFonts: FontFace[] = [
   ...expo('caveat', 'Caveat', 'Caveat', [400, 700]),
   ...expo('raleway', 'Raleway', 'Raleway', [100, 200, 300, 400, 700]),
   ...expo('orbitron', 'Orbitron', 'Orbitron', [400, 700, 900]),
+  ...expo('work-sans', 'Work Sans', 'WorkSans', [300, 400, 500, 600, 700, 800]),
+  ...fontsource('clear-sans', 'Clear Sans', [100, 300, 400, 500, 700]),
+  ...fontsource('didact-gothic', 'Didact Gothic', [400]),
+  ...fontsource('arapey', 'Arapey', [400]),
+  ...fontsource('sue-ellen-francisco', 'Sue Ellen Francisco', [400]),
 ]
 
 /** The family unknown names fall back to. */

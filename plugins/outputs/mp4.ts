@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { mapArgs, x264Args } from './x264.js'
+import { audioBitrate, mapArgs, scaleArgs, x264Args } from './args.js'
 
 /** `mp4`: H.264 (yuv420p) + AAC, `+faststart` so browsers play it while it downloads. */
 export const mp4 = defineOutputPlugin({
@@ -9,5 +9,11 @@ export const mp4 = defineOutputPlugin({
   extension: 'mp4',
   takes: 'video',
   open: (spec) =>
-    createFfmpegSink(spec, [...mapArgs(spec, ['-c:a', 'aac', '-b:a', '192k']), ...x264Args(spec.quality), '-movflags', '+faststart', '-f', 'mp4', spec.path]),
+    createFfmpegSink(spec, [
+      ...mapArgs(spec, ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]),
+      ...scaleArgs(spec),
+      ...x264Args(spec.quality),
+      '-movflags', '+faststart',
+      '-f', 'mp4', spec.path,
+    ]),
 })

@@ -30,3 +30,50 @@ export async function lavfi(source: string, out: string, extra: string[] = []): 
   await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', source, ...extra, out])
   return out
 }
+
+/**
+ * A video whose frame N shows N in binary: `bits` vertical bars, bar i white when bit i of N is set.
+ * Bars survive lossy encoding, so decoded output frames tell exactly which source frame they show.
+ */
+export async function indexedVideo(out: string, opts: { fps: number; seconds: number; bits?: number; barWidth?: number; audio?: boolean }): Promise<string> {
+  const bits = opts.bits ?? 8, bar = opts.barWidth ?? 20
+  const lum = `if(mod(floor(N/pow(2,floor(X/${bar}))),2),235,16)`
+  await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `nullsrc=s=${bits * bar}x${bar * 2}:r=${opts.fps}:d=${opts.seconds},format=yuv420p,geq=lum='${lum}':cb=128:cr=128`, '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '10', '-g', '50', '-pix_fmt', 'yuv420p', out])
+  return out
+}
+
+/** Reads the binary index back from a decoded frame laid out like `indexedVideo` (left edge at x0, row y). */
+export function readIndex(frame: { width: number; frame(i: number): Uint8Array }, i: number, x0: number, y: number, bar: number, bits = 8): number {
+  const d = frame.frame(i)
+  let n = 0
+  for (let b = 0; b < bits; b++) {
+    const x = Math.round(x0 + b * bar + bar / 2)
+    if (d[(y * frame.width + x) * 4]! > 128) n |= 1 << b
+  }
+  return n
+}
+
+/** Decodes the audio of a file to mono 48 kHz float samples. */
+export async function decodeAudio(path: string): Promise<Float32Array> {
+  const { spawn } = await import('node:child_process')
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', ['-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const chunks: Buffer[] = []
+    let err = ''
+    child.stdout.on('data', (c: Buffer) => chunks.push(c))
+    child.stderr.on('data', (c: Buffer) => (err += c))
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(err))
+      const b = Buffer.concat(chunks)
+      resolve(new Float32Array(b.buffer, b.byteOffset, Math.floor(b.length / 4)))
+    })
+  })
+}
+
+/** RMS level in dBFS of samples[from, to) seconds (48 kHz). */
+export function rmsDb(samples: Float32Array, from: number, to: number): number {
+  const a = Math.floor(from * 48000), b = Math.min(samples.length, Math.floor(to * 48000))
+  let sum = 0
+  for (let i = a; i < b; i++) sum += samples[i]! * samples[i]!
+  return 10 * Math.log10(sum / Math.max(1, b - a) + 1e-12)
+}

@@ -1,0 +1,159 @@
+import { RenderError } from '../errors.js'
+import { lastLines, spawnFfmpeg, type FfmpegProcess } from './run.js'
+
+export interface DecoderOptions {
+  path: string
+  /** Seconds into the source where frame 0 is taken (input-side seek: fast and frame-accurate). */
+  trim: number
+  /** Playback rate; frame k shows source time `trim + k·speed/fps`. */
+  speed: number
+  /** Output frame rate. */
+  fps: number
+  /** Size ffmpeg scales to (the size the plan draws the clip at). */
+  width: number
+  height: number
+  /** Frames wanted at most; without it ffmpeg runs until the source ends or `close()` (it blocks on the pipe once `readAhead` frames wait). */
+  frames?: number
+  /** Extra input options (e.g. a decoder that keeps alpha). */
+  inputArgs?: string[]
+  /** Extra filters after scaling (e.g. `premultiply`). */
+  filters?: string[]
+  /** Frames decoded ahead of the compositor. */
+  readAhead?: number
+  /** Describes the source in error messages (the clip path). */
+  label: string
+}
+
+/**
+ * Streams a video source as raw RGBA frames at the output rate from a native ffmpeg child: ffmpeg seeks,
+ * retimes (`setpts`), resamples to the output fps and scales, so the compositor only uploads. Read-ahead is
+ * bounded: when `readAhead` frames wait, the pipe is paused and ffmpeg blocks.
+ */
+export class RawVideoDecoder {
+  private readonly ff: FfmpegProcess
+  private readonly frameBytes: number
+  private readonly queue: Uint8Array[] = []
+  private readonly spare: Uint8Array[] = []
+  private partial: Uint8Array | undefined
+  private filled = 0
+  /** Index of queue[0]. */
+  private head = 0
+  private current: { index: number; data: Uint8Array } | undefined
+  private ended = false
+  private failure: Error | undefined
+  private waiter: (() => void) | undefined
+  private readonly readAhead: number
+  private closed = false
+
+  constructor(private readonly opts: DecoderOptions) {
+    this.frameBytes = opts.width * opts.height * 4
+    this.readAhead = opts.readAhead ?? 4
+    const filters = [
+      'setpts=(PTS-STARTPTS)/' + opts.speed.toFixed(6),
+      `fps=${opts.fps}`,
+      `scale=${opts.width}:${opts.height}:flags=bicubic`,
+      'format=rgba',
+      ...(opts.filters ?? []),
+    ]
+    const args = [
+      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      ...(opts.trim > 0 ? ['-ss', opts.trim.toFixed(6)] : []),
+      ...(opts.inputArgs ?? []),
+      '-i', opts.path,
+      '-an', '-sn', '-dn',
+      '-vf', filters.join(','),
+      ...(opts.frames ? ['-frames:v', String(Math.max(1, opts.frames))] : []),
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+    ]
+    this.ff = spawnFfmpeg(args, { stdout: true })
+    const out = this.ff.child.stdout!
+    out.on('data', (chunk: Buffer) => this.take(chunk))
+    this.ff.exited.then(
+      (code) => {
+        if (code !== 0 && !this.closed) this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${lastLines(this.ff.stderr())}`)
+        this.ended = true
+        this.wake()
+      },
+      (e: Error) => {
+        this.failure = e
+        this.ended = true
+        this.wake()
+      },
+    )
+  }
+
+  /**
+   * HOT: frame `k` (clip-local index, never decreasing between calls), or null once the source has ended.
+   * Returns synchronously when the frame is already decoded.
+   */
+  frame(k: number): Uint8Array | null | Promise<Uint8Array | null> {
+    // The same or an earlier index (rounding repeats a frame): keep showing the current one.
+    if (this.current && k <= this.current.index) return this.current.data
+    const ready = this.advance(k)
+    if (ready !== undefined) return ready
+    return this.wait(k)
+  }
+
+  private async wait(k: number): Promise<Uint8Array | null> {
+    for (;;) {
+      await new Promise<void>((r) => (this.waiter = r))
+      const ready = this.advance(k)
+      if (ready !== undefined) return ready
+    }
+  }
+
+  /** Drops frames before k; returns frame k, null at the end, or undefined when it is not decoded yet. */
+  private advance(k: number): Uint8Array | null | undefined {
+    if (this.failure) throw this.failure
+    while (this.queue.length && this.head < k) this.recycle(this.queue.shift()!), this.head++
+    if (this.queue.length && this.head === k) {
+      if (this.current) this.recycle(this.current.data)
+      this.current = { index: k, data: this.queue.shift()! }
+      this.head++
+      this.resume()
+      return this.current.data
+    }
+    this.resume()
+    return this.ended ? null : undefined
+  }
+
+  private take(chunk: Buffer) {
+    let offset = 0
+    while (offset < chunk.length) {
+      this.partial ??= this.spare.pop() ?? new Uint8Array(this.frameBytes)
+      const n = Math.min(this.frameBytes - this.filled, chunk.length - offset)
+      this.partial.set(chunk.subarray(offset, offset + n), this.filled)
+      this.filled += n
+      offset += n
+      if (this.filled === this.frameBytes) {
+        this.queue.push(this.partial)
+        this.partial = undefined
+        this.filled = 0
+      }
+    }
+    if (this.queue.length >= this.readAhead) this.ff.child.stdout!.pause()
+    this.wake()
+  }
+
+  private recycle(buffer: Uint8Array) {
+    if (this.spare.length < 2) this.spare.push(buffer)
+  }
+
+  private resume() {
+    if (this.queue.length < this.readAhead && !this.ended) this.ff.child.stdout!.resume()
+  }
+
+  private wake() {
+    const w = this.waiter
+    this.waiter = undefined
+    w?.()
+  }
+
+  close() {
+    this.closed = true
+    this.ff.child.kill('SIGKILL')
+    this.queue.length = 0
+    this.spare.length = 0
+    this.current = undefined
+  }
+}

@@ -1,0 +1,26 @@
+import { AudioAssetSchema, defineAssetPlugin, probe, RenderError } from '../../core/index.js'
+
+/** `audio`: a sound file mixed at the clip's time, with `trim`, `speed`, `volume` (or tween) and `effect`. */
+export const audio = defineAssetPlugin({
+  kind: 'asset',
+  name: 'audio',
+  schema: AudioAssetSchema,
+  async prepare(params, ctx) {
+    const where = `${ctx.path}.asset`
+    if (!params.src) throw new RenderError('E_PLUGIN_NOT_FOUND', `${where}: audio with a "prompt" needs a voice or music provider; none is configured`, { path: `${where}.prompt` })
+    const path = await ctx.load(params.src)
+    const info = await probe(path, { signal: ctx.signal }).catch((e: Error) => {
+      throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: not a readable media file (${e.message})`, { path: `${where}.src` })
+    })
+    if (!info.streams.some((s) => s.type === 'audio')) throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} has no audio stream`, { path: `${where}.src` })
+    const trim = params.trim ?? 0
+    const speed = params.speed && params.speed > 0 ? params.speed : 1
+    const fileDuration = info.duration ?? 0
+    if (!(fileDuration > 0)) throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} holds no sound (zero length)`, { path: `${where}.src` })
+    return {
+      size: null,
+      duration: Math.max(0, fileDuration - trim) / speed,
+      audio: { path, trim, speed, volume: params.volume ?? 1, effect: params.effect, duration: Math.max(0, fileDuration - trim) },
+    }
+  },
+})

@@ -1,0 +1,61 @@
+import { Resvg } from '@resvg/resvg-js'
+import juice from 'juice'
+import satori from 'satori'
+import type { FontBook, Size } from '../../core/index.js'
+import { alphaFirstHex } from './css.js'
+import { toVNodes, type VNode } from './dom.js'
+import { bindFonts } from './fonts.js'
+
+export interface HtmlBox {
+  html: string
+  css?: string
+  width: number
+  height: number
+  /** Box fill (any accepted colour, already converted to CSS). */
+  background?: string
+  /** Where the content sits inside the box. */
+  position: string
+}
+
+const JUSTIFY: Record<string, [string, string]> = {
+  topLeft: ['flex-start', 'flex-start'], top: ['flex-start', 'center'], topRight: ['flex-start', 'flex-end'],
+  left: ['center', 'flex-start'], center: ['center', 'center'], right: ['center', 'flex-end'],
+  bottomLeft: ['flex-end', 'flex-start'], bottom: ['flex-end', 'center'], bottomRight: ['flex-end', 'flex-end'],
+}
+
+/**
+ * Lays out HTML + CSS in a box and rasterises it: juice inlines the CSS, parse5 parses, satori lays out
+ * (text becomes vector paths), resvg rasterises at `need` pixels. Returns premultiplied RGBA, as resvg does.
+ */
+export async function renderHtml(box: HtmlBox, need: Size, fonts: FontBook, warn: (m: string) => void): Promise<Uint8Array> {
+  const inlined = juice.inlineContent(alphaFirstHex(box.html), alphaFirstHex(box.css ?? ''), { applyStyleTags: true, removeStyleTags: true, preserveImportant: false })
+  const content = toVNodes(inlined, warn)
+  const { fonts: satoriFonts, rootName } = bindFonts(content, undefined, fonts, warn)
+  const [justify, align] = JUSTIFY[box.position] ?? JUSTIFY.center!
+  const root: VNode = {
+    type: 'div',
+    props: {
+      style: { display: 'flex', flexDirection: 'column', width: box.width, height: box.height, justifyContent: justify, alignItems: align, overflow: 'hidden', fontFamily: rootName, fontSize: 16, color: 'black', ...(box.background ? { backgroundColor: box.background } : {}) },
+      children: [{ type: 'div', props: { style: { display: 'block', maxWidth: box.width }, children: content } }],
+    },
+  }
+  let svg: string
+  try {
+    svg = await satori(root as never, { width: box.width, height: box.height, fonts: satoriFonts })
+  } catch (e) {
+    throw new Error(`html layout failed: ${(e as Error).message}`)
+  }
+  const image = new Resvg(svg, { fitTo: { mode: 'width', value: need.width } }).render()
+  if (image.height !== need.height) return resizeRows(image.pixels, image.width, image.height, need)
+  return image.pixels
+}
+
+/** resvg keeps the aspect ratio; a non-uniform `need` (cover fit) is met by nearest-row resampling. */
+function resizeRows(src: Uint8Array, width: number, height: number, need: Size): Uint8Array {
+  const out = new Uint8Array(need.width * need.height * 4)
+  for (let y = 0; y < need.height; y++) {
+    const sy = Math.min(height - 1, Math.floor((y * height) / need.height))
+    out.set(src.subarray(sy * width * 4, sy * width * 4 + Math.min(width, need.width) * 4), y * need.width * 4)
+  }
+  return out
+}

@@ -1,0 +1,55 @@
+import type { OutputSpec } from '../../core/index.js'
+
+type Quality = OutputSpec['quality']
+
+/**
+ * Shotstack's `quality` as x264 settings: CRF for the look, preset for the time it takes. `medium` (the
+ * default) uses `veryfast`, which keeps 1080p encoding near realtime on two cores; `high` is the classic
+ * CRF 18 / preset medium.
+ */
+const X264: Record<Quality, { crf: number; preset: string }> = {
+  verylow: { crf: 32, preset: 'veryfast' },
+  low: { crf: 28, preset: 'veryfast' },
+  medium: { crf: 23, preset: 'veryfast' },
+  high: { crf: 18, preset: 'medium' },
+  veryhigh: { crf: 15, preset: 'slow' },
+}
+
+/** ffmpeg arguments for H.264 in yuv420p (plays everywhere). */
+export function x264Args(quality: Quality): string[] {
+  const { crf, preset } = X264[quality]
+  return ['-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p']
+}
+
+/** VP9 CRF and libvpx speed per quality; `realtime` deadline keeps 1080p near realtime. */
+const VP9: Record<Quality, { crf: number; cpu: number }> = {
+  verylow: { crf: 45, cpu: 8 },
+  low: { crf: 40, cpu: 8 },
+  medium: { crf: 35, cpu: 8 },
+  high: { crf: 31, cpu: 6 },
+  veryhigh: { crf: 24, cpu: 5 },
+}
+
+export function vp9Args(quality: Quality): string[] {
+  const { crf, cpu } = VP9[quality]
+  return ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', String(cpu), '-row-mt', '1', '-crf', String(crf), '-b:v', '0', '-pix_fmt', 'yuv420p']
+}
+
+/** Audio bitrate per quality (AAC, Opus, MP3). */
+export function audioBitrate(quality: Quality): string {
+  return { verylow: '96k', low: '128k', medium: '192k', high: '256k', veryhigh: '320k' }[quality]
+}
+
+/** Maps the video and, when present, the mixed audio with its codec arguments. */
+export function mapArgs(spec: OutputSpec, audioCodec: string[]): string[] {
+  return spec.audio ? ['-map', '0:v', '-map', '[aout]', ...audioCodec] : ['-map', '0:v']
+}
+
+/** `-vf scale=…` when the file's picture size differs from the composited frames (`output.scaleTo`). */
+export function scaleArgs(spec: OutputSpec): string[] {
+  return spec.scaleTo ? ['-vf', scaleFilter(spec)] : []
+}
+
+export function scaleFilter(spec: OutputSpec): string {
+  return spec.scaleTo ? `scale=${spec.scaleTo.width}:${spec.scaleTo.height}:flags=bicubic` : 'null'
+}

@@ -1,0 +1,20 @@
+import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
+import { audioBitrate, mapArgs, scaleArgs, x264Args } from './args.js'
+
+/**
+ * `mov`: H.264 + AAC in QuickTime; with `quality` high or veryhigh, ProRes 422 (10-bit 4:2:2, the editing
+ * intermediate people ask mov for) with uncompressed PCM sound.
+ */
+export const mov = defineOutputPlugin({
+  kind: 'output',
+  name: 'mov',
+  mime: 'video/quicktime',
+  extension: 'mov',
+  takes: 'video',
+  open(spec) {
+    const prores = spec.quality === 'high' || spec.quality === 'veryhigh'
+    const video = prores ? ['-c:v', 'prores_ks', '-profile:v', spec.quality === 'veryhigh' ? '3' : '2', '-pix_fmt', 'yuv422p10le', '-vendor', 'apl0'] : x264Args(spec.quality)
+    const audio = prores ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]
+    return createFfmpegSink(spec, [...mapArgs(spec, audio), ...scaleArgs(spec), ...video, '-movflags', '+faststart', '-f', 'mov', spec.path])
+  },
+})
