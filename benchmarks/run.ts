@@ -6,6 +6,7 @@ import { ensureDisplay } from '../core/index.js'
 import { measure } from './lib/measure.js'
 import { slideshowMedia } from './lib/media.js'
 import { slideshowReferenceArgs } from './slideshow.reference.js'
+import { mixedEdit } from './mixed.js'
 
 const here = import.meta.dirname
 const work = join(here, '.media')
@@ -33,5 +34,25 @@ async function slideshow(label: string, resolution: 'hd' | '1080', size: { width
   return { label, ratio, ours: result.renderMs, ref: ref.wallMs, rss: ours.peakRss }
 }
 
-await slideshow('slideshow 1280x720 @ 30 fps, 10 s, x264 medium CRF 18', 'hd', { width: 1280, height: 720 })
-await slideshow('slideshow 1920x1080 @ 30 fps, 10 s, x264 medium CRF 18', '1080', { width: 1920, height: 1080 })
+/** Renders a timeline in a child (plain node on dist/) and reports realtime factor, frames/s, peak tree RSS. */
+async function timed(label: string, edit: object, name: string) {
+  const editFile = join(work, `${name}.json`)
+  writeFileSync(editFile, JSON.stringify(edit))
+  const env = { ...process.env, DISPLAY: await ensureDisplay() }
+  const run = await measure(process.execPath, [join(here, 'render-child.mjs'), editFile, join(work, `${name}.mp4`), here], { env })
+  const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
+  console.log(`\n${label}`)
+  console.log(`  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`)
+  return run.peakRss
+}
+
+const only = process.argv[2]
+if (!only || only === 'slideshow') {
+  await slideshow('slideshow 1280x720 @ 30 fps, 10 s, x264 medium CRF 18', 'hd', { width: 1280, height: 720 })
+  await slideshow('slideshow 1920x1080 @ 30 fps, 10 s, x264 medium CRF 18', '1080', { width: 1920, height: 1080 })
+}
+if (!only || only === 'mixed') {
+  const one = await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s')
+  const ten = await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min')
+  console.log(`  peak RSS 10 min / 60 s: ${(ten / one).toFixed(2)} (flat means ≤ 1.10)`)
+}

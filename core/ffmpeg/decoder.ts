@@ -47,7 +47,7 @@ export class RawVideoDecoder {
 
   constructor(private readonly opts: DecoderOptions) {
     this.frameBytes = opts.width * opts.height * 4
-    this.readAhead = opts.readAhead ?? 4
+    this.readAhead = opts.readAhead ?? 3
     const filters = [
       'setpts=(PTS-STARTPTS)/' + opts.speed.toFixed(6),
       `fps=${opts.fps}`,
@@ -136,7 +136,7 @@ export class RawVideoDecoder {
   }
 
   private recycle(buffer: Uint8Array) {
-    if (this.spare.length < 2) this.spare.push(buffer)
+    if (this.spare.length < 1) this.spare.push(buffer)
   }
 
   private resume() {

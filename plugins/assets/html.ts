@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { cssColor, defineAssetPlugin, HtmlAssetSchema } from '../../core/index.js'
-import { renderHtml } from '../html/render.js'
 
 /** Rasterised html boxes, shared by identical clips (oldest dropped first past 64 MB). */
 const cache = new Map<string, { pixels: Promise<Uint8Array>; bytes: number }>()
@@ -41,7 +40,8 @@ export const html = defineAssetPlugin({
       async open(gpu, need) {
         const fonts = ctx.fonts.faces().map((f) => `${f.family}:${f.weight}:${f.path}`)
         const key = createHash('sha1').update(JSON.stringify([box, need, fonts])).digest('hex')
-        const pixels = await rasterise(key, need.width * need.height * 4, () => renderHtml(box, need, ctx.fonts, ctx.warn))
+        // satori, resvg and juice cost ~75 MB resident: load them only when an html clip is drawn.
+        const pixels = await rasterise(key, need.width * need.height * 4, async () => (await import('../html/render.js')).renderHtml(box, need, ctx.fonts, ctx.warn))
         const texture = gpu.texture(pixels, need.width, need.height)
         return { frame: () => texture, close: () => gpu.release(texture) }
       },
