@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 import { renderCommand } from './render.js'
 
+// Commands load lazily: `reelforge render` never pays for the service's modules.
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   render: renderCommand,
+  serve: async (argv) => (await import('./serve.js')).serveCommand(argv),
+  keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
 }
 
 const USAGE = `reelforge — video composition from Shotstack-style JSON timelines
 
 usage:
   reelforge render <edit.json> -o <out.mp4>    render an edit to a file
+  reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service
+  reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
+  reelforge keys list | revoke <id>
 `
 
 /** CLI entry: `reelforge <command> [...]`. */

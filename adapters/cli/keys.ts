@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util'
+import { dbPath, defaultConfig } from '../service/config.js'
+import { openDatabase } from '../service/db.js'
+import { KeyStore } from '../service/keys.js'
+
+const USAGE = `usage:
+  reelforge keys create [--sandbox] [--admin] [--account ID] [--data ./data]   print a new API key (shown once)
+  reelforge keys list [--data ./data]
+  reelforge keys revoke <key id> [--data ./data]`
+
+/** `reelforge keys`: manage API keys in the service database (stored hashed; the clear key is printed once). */
+export async function keysCommand(argv: string[]): Promise<number> {
+  const [action, ...rest] = argv
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { sandbox: { type: 'boolean' }, admin: { type: 'boolean' }, account: { type: 'string' }, data: { type: 'string', short: 'd' }, json: { type: 'boolean' } },
+  })
+  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data' })
+  const db = openDatabase(dbPath(config))
+  const keys = new KeyStore(db)
+  try {
+    switch (action) {
+      case 'create': {
+        const { key, record } = keys.create({ sandbox: values.sandbox, admin: values.admin, accountId: values.account })
+        if (values.json) console.log(JSON.stringify({ key, ...record }))
+        else {
+          console.log(key)
+          console.error(`${record.sandbox ? 'sandbox' : 'live'}${record.admin ? ' admin' : ''} key ${record.keyId} for account ${record.accountId} — shown once, store it now`)
+        }
+        return 0
+      }
+      case 'list':
+        for (const k of keys.list()) console.log(`${k.keyId}  ${k.prefix}…  account ${k.accountId}  ${k.sandbox ? 'sandbox' : 'live'}${k.admin ? ' admin' : ''}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `created ${k.createdAt}`}`)
+        return 0
+      case 'revoke':
+        if (!positionals[0]) break
+        if (!keys.revoke(positionals[0])) {
+          console.error(`no active key ${positionals[0]}`)
+          return 1
+        }
+        console.log(`revoked ${positionals[0]}`)
+        return 0
+    }
+    console.error(USAGE)
+    return 64
+  } finally {
+    db.close()
+  }
+}

@@ -1,0 +1,56 @@
+import { H3 } from 'h3'
+import type { Compositor } from '../../core/index.js'
+import type { Billing } from '../service/billing.js'
+import type { ServiceConfig } from '../service/config.js'
+import type { JobEvents } from '../service/events.js'
+import type { JobStore } from '../service/jobs.js'
+import type { KeyStore } from '../service/keys.js'
+import type { JobQueue } from '../service/queue.js'
+import type { Storage } from '../service/storage.js'
+import type { RenderWorker } from '../service/worker.js'
+import { onError } from './errors.js'
+import { openApiDocument } from './openapi.js'
+import { register, type RouteSpec } from './route.js'
+import { fileRoutes } from './routes/files.js'
+import { renderRoutes } from './routes/renders.js'
+
+/** Everything the routes use, resolved once at start (handlers close over these). */
+export interface AppDeps {
+  config: ServiceConfig
+  keys: KeyStore
+  jobs: JobStore
+  queue: JobQueue
+  worker: RenderWorker
+  renderer: Compositor
+  billing: Billing
+  events: JobEvents
+  storage: Storage
+  /** More route modules (wallet, webhooks, AI images). */
+  extraRoutes?: RouteSpec[]
+  version?: string
+}
+
+/**
+ * The `/v1` HTTP API as an h3 app: every route from a table that also produces `/v1/openapi.json`, and one
+ * error shape for everything (`{ error: { code, message, issues? } }`).
+ * @example
+ * const app = createApp(deps)
+ * const res = await app.request('/v1/render/…', { headers: { authorization: `Bearer ${key}` } })
+ */
+export function createApp(deps: AppDeps): H3 {
+  const app = new H3({ onError, silent: true })
+  const routes: RouteSpec[] = [...renderRoutes(deps), ...fileRoutes(deps.storage), ...(deps.extraRoutes ?? [])]
+  const base = (deps.config.baseUrl ?? `http://${deps.config.host}:${deps.config.port}`).replace(/\/+$/, '')
+  let doc: unknown
+  routes.push({
+    method: 'get',
+    path: '/v1/openapi.json',
+    auth: false,
+    summary: 'This document',
+    responses: { 200: { description: 'OpenAPI 3.1' } },
+    handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: base })),
+  })
+  routes.push({ method: 'get', path: '/healthz', auth: false, summary: 'Liveness', responses: { 200: { description: 'ok' } }, handler: () => ({ ok: true }) })
+  register(app, routes)
+  return app
+}

@@ -1,0 +1,47 @@
+import type { H3Event } from 'h3'
+import * as v from 'valibot'
+import { toIssues } from '../../core/schema/issues.js'
+import { ServiceError } from '../service/errors.js'
+
+/**
+ * Reads a JSON body within `limit` bytes: 413 past the limit (checked on the declared length and while
+ * reading), 415 for non-JSON content types, 400 for malformed JSON (with the parser's position).
+ */
+export async function readJson(event: H3Event, limit: number): Promise<unknown> {
+  const type = event.req.headers.get('content-type')
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw new ServiceError('E_UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type}`)
+  const declared = Number(event.req.headers.get('content-length') ?? 0)
+  if (declared > limit) throw tooLarge(limit)
+  const body = event.req.body
+  if (!body) throw new ServiceError('E_BAD_REQUEST', 'a JSON body is required')
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      throw tooLarge(limit)
+    }
+    chunks.push(value)
+  }
+  const text = Buffer.concat(chunks).toString('utf8')
+  if (!text.trim()) throw new ServiceError('E_BAD_REQUEST', 'a JSON body is required')
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new ServiceError('E_BAD_REQUEST', `malformed JSON: ${(e as Error).message}`)
+  }
+}
+
+/** Validates one of our own request bodies; every issue with its path, 400 `E_VALIDATION`. */
+export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input)
+  if (result.success) return result.output
+  const issues = toIssues(result.issues)
+  throw new ServiceError('E_VALIDATION', `invalid request (${issues.length} issue${issues.length === 1 ? '' : 's'}): ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`, { issues })
+}
+
+const tooLarge = (limit: number) => new ServiceError('E_PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`)

@@ -1,0 +1,119 @@
+import type { H3Event } from 'h3'
+import type { Compositor } from '../../../core/index.js'
+import { EditSchema } from '../../../core/index.js'
+import type { Billing } from '../../service/billing.js'
+import type { ServiceConfig } from '../../service/config.js'
+import { ServiceError } from '../../service/errors.js'
+import type { JobEvents } from '../../service/events.js'
+import { toStatus, type JobStore } from '../../service/jobs.js'
+import type { KeyStore } from '../../service/keys.js'
+import { checkLimits } from '../../service/limits.js'
+import type { JobQueue } from '../../service/queue.js'
+import { StitchSchema, stitchToEdit } from '../../service/stitch.js'
+import type { RenderWorker } from '../../service/worker.js'
+import { authenticate } from '../auth.js'
+import { parseBody, readJson } from '../body.js'
+import { defineRoutes } from '../route.js'
+import { ErrorBodySchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
+
+export interface RenderRouteDeps {
+  config: ServiceConfig
+  keys: KeyStore
+  jobs: JobStore
+  queue: JobQueue
+  worker: RenderWorker
+  renderer: Compositor
+  billing: Billing
+  events: JobEvents
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Shotstack's own paths, accepted as aliases so migrating clients only change the host and the auth header. */
+export const LEGACY_PREFIXES = ['/edit/v1', '/edit/stage', '/stage']
+const aliases = (path: string) => LEGACY_PREFIXES.map((p) => path.replace(/^\/v1/, p))
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
+
+/**
+ * Render jobs: submit (validated, checked against the limits and persisted before the 201 — a bad edit
+ * stores nothing), status, cancel, and stitch.
+ */
+export function renderRoutes(d: RenderRouteDeps) {
+  const submit = (kind: 'render' | 'stitch') => async (event: H3Event) => {
+    const principal = authenticate(event, d.keys)
+    const body = await readJson(event, d.config.limits.bodyBytes)
+    let request: unknown = body
+    let editInput: unknown = body
+    if (kind === 'stitch') {
+      request = parseBody(StitchSchema, body)
+      editInput = stitchToEdit(request as never)
+    }
+    const { edit, warnings } = d.renderer.validate(editInput)
+    checkLimits(edit, d.config.limits, principal.sandbox)
+    const callback = (kind === 'stitch' ? (request as { callback?: string }).callback : edit.callback) ?? null
+    const job = d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
+    d.events.emit('render.queued', job)
+    d.queue.notify()
+    event.res.status = 201
+    return { jobId: job.id, status: job.status, warnings }
+  }
+
+  const find = (event: H3Event) => {
+    const principal = authenticate(event, d.keys)
+    const id = event.context.params?.id ?? ''
+    const job = UUID.test(id) ? d.jobs.getFor(id.toLowerCase(), principal.accountId) : undefined
+    // Another account's job is reported exactly like a missing one.
+    if (!job) throw new ServiceError('E_NOT_FOUND', `no render ${id}`)
+    return { principal, job }
+  }
+
+  return defineRoutes([
+    {
+      method: 'post',
+      path: '/v1/render',
+      aliases: aliases('/v1/render'),
+      summary: 'Queue a render of a Shotstack-format edit',
+      description: 'The edit is validated (every issue is reported with its path), checked against the limits and stored before the answer.',
+      body: EditSchema,
+      responses: { 201: { description: 'queued', schema: QueuedSchema }, ...errors(400, 401, 402, 413, 415, 422) },
+      handler: submit('render'),
+    },
+    {
+      method: 'get',
+      path: '/v1/render/:id',
+      aliases: aliases('/v1/render/:id'),
+      summary: 'Status of a render',
+      responses: { 200: { description: 'the job', schema: RenderStatusSchema }, ...errors(401, 404) },
+      handler: (event) => toStatus(find(event).job),
+    },
+    {
+      method: 'delete',
+      path: '/v1/render/:id',
+      aliases: aliases('/v1/render/:id'),
+      summary: 'Cancel a queued or running render',
+      description: 'The job ends FAILED with error "cancelled"; a running render is stopped.',
+      responses: { 200: { description: 'the cancelled job', schema: RenderStatusSchema }, ...errors(401, 404, 409) },
+      handler: (event) => {
+        const { principal, job } = find(event)
+        if (job.status === 'COMPLETE' || job.status === 'FAILED') throw new ServiceError('E_CONFLICT', `render ${job.id} already ended (${job.status})`)
+        d.jobs.requestCancel(job.id, principal.accountId)
+        // Failed at once: claims skip it, and a worker rendering it (here, or elsewhere on its next
+        // heartbeat) stops — its own completion or failure can no longer overwrite this.
+        if (d.jobs.fail(job.id, null, 'cancelled')) {
+          d.billing.release(job.id)
+          d.events.emit('render.failed', d.jobs.get(job.id)!)
+        }
+        d.worker.cancel(job.id)
+        return toStatus(d.jobs.get(job.id)!)
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/stitch',
+      summary: 'Queue videos to be joined end to end',
+      description: 'Body `{ clips: [{ src, trim?, length? }], output, callback? }`: the clips play in order (each starts when the previous ends; `length` defaults to the rest of the source after `trim`). Same job shape and status endpoint as renders.',
+      body: StitchSchema,
+      responses: { 201: { description: 'queued', schema: QueuedSchema }, ...errors(400, 401, 402, 413, 415, 422) },
+      handler: submit('stitch'),
+    },
+  ])
+}

@@ -1,0 +1,60 @@
+import { join, resolve } from 'node:path'
+
+/** Request limits; each breach is a clear 4xx naming the limit. */
+export interface Limits {
+  /** Request body bytes (413 beyond). */
+  bodyBytes: number
+  tracks: number
+  clips: number
+  /** Seconds of timeline for sandbox and live keys (Shotstack's sandbox allows 10 minutes). */
+  durationSandbox: number
+  durationLive: number
+  /** Output pixels per frame (4K). */
+  pixels: number
+}
+
+export interface ServiceConfig {
+  dataDir: string
+  port: number
+  host: string
+  /** Public base URL for file links (behind a proxy); default `http://host:port`. */
+  baseUrl?: string
+  /** Renders at a time in this process (0 = accept jobs but render none here). */
+  concurrency: number
+  /** A worker's lease on a job; renewed every third of it. */
+  leaseMs: number
+  /** A job interrupted this many times (crashes) is failed instead of retried. */
+  maxAttempts: number
+  limits: Limits
+  /** Renderer cache directory (downloads). */
+  cacheDir: string
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  bodyBytes: 5 * 1024 * 1024,
+  tracks: 100,
+  clips: 2000,
+  durationSandbox: 600,
+  durationLive: 3600,
+  pixels: 3840 * 2160,
+}
+
+/** Embedded defaults: everything under `./data`, one render at a time. */
+export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  const dataDir = resolve(overrides.dataDir ?? 'data')
+  return {
+    port: 3000,
+    host: '127.0.0.1',
+    concurrency: 1,
+    leaseMs: 15_000,
+    maxAttempts: 3,
+    cacheDir: join(dataDir, 'cache'),
+    ...overrides,
+    dataDir,
+    limits: { ...DEFAULT_LIMITS, ...overrides.limits },
+  }
+}
+
+export const dbPath = (config: ServiceConfig) => join(config.dataDir, 'reelforge.db')
+export const filesDir = (config: ServiceConfig) => join(config.dataDir, 'files')
+export const workDir = (config: ServiceConfig) => join(config.dataDir, 'work')

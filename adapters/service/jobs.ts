@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto'
+import { inject, injectable } from './di.js'
+import type { Warning } from '../../core/index.js'
+import { nowIso, type Db } from './db.js'
+import { TOKENS } from './tokens.js'
+
+export type JobStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED'
+export type JobStage = 'fetching' | 'rendering' | 'encoding' | 'saving'
+export type JobKind = 'render' | 'stitch'
+
+/** A job as stored. `request` is the validated request body (edit or stitch) as submitted. */
+export interface Job {
+  id: string
+  accountId: string
+  keyId: string
+  kind: JobKind
+  status: JobStatus
+  stage: JobStage | null
+  progress: number
+  request: unknown
+  callback: string | null
+  sandbox: boolean
+  url: string | null
+  poster: string | null
+  thumbnail: string | null
+  duration: number | null
+  creditsUsed: number
+  error: string | null
+  warnings: Warning[]
+  attempts: number
+  leaseOwner: string | null
+  leaseUntil: number | null
+  cancelRequested: boolean
+  createdAt: string
+  updatedAt: string
+  completedAt: string | null
+}
+
+/** The public status record of `GET /v1/render/{id}`. */
+export function toStatus(job: Job) {
+  return {
+    id: job.id,
+    status: job.status,
+    stage: job.status === 'PROCESSING' ? job.stage : null,
+    progress: job.status === 'COMPLETE' ? 1 : job.progress,
+    url: job.url,
+    poster: job.poster,
+    thumbnail: job.thumbnail,
+    duration: job.duration,
+    credits_used: job.creditsUsed,
+    error: job.error,
+    warnings: job.warnings,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+  }
+}
+export type JobStatusRecord = ReturnType<typeof toStatus>
+
+type Row = Record<string, unknown>
+const fromRow = (r: Row): Job => ({
+  id: r.id as string,
+  accountId: r.account_id as string,
+  keyId: r.key_id as string,
+  kind: r.kind as JobKind,
+  status: r.status as JobStatus,
+  stage: (r.stage as JobStage) ?? null,
+  progress: r.progress as number,
+  request: JSON.parse(r.request as string),
+  callback: (r.callback as string) ?? null,
+  sandbox: r.sandbox === 1,
+  url: (r.url as string) ?? null,
+  poster: (r.poster as string) ?? null,
+  thumbnail: (r.thumbnail as string) ?? null,
+  duration: (r.duration as number) ?? null,
+  creditsUsed: r.credits_used as number,
+  error: (r.error as string) ?? null,
+  warnings: r.warnings ? JSON.parse(r.warnings as string) : [],
+  attempts: r.attempts as number,
+  leaseOwner: (r.lease_owner as string) ?? null,
+  leaseUntil: (r.lease_until as number) ?? null,
+  cancelRequested: r.cancel_requested === 1,
+  createdAt: r.created_at as string,
+  updatedAt: r.updated_at as string,
+  completedAt: (r.completed_at as string) ?? null,
+})
+
+/**
+ * Render jobs in SQLite. The table is also the in-process queue: a worker claims the oldest QUEUED job
+ * atomically and holds a lease it renews by heartbeat. A job whose lease ran out (its process died) goes
+ * back to QUEUED; every state change after a claim names the lease owner, so a worker that lost its
+ * lease can never overwrite the result of the one that took over — a job is never rendered twice at once.
+ */
+@injectable()
+export class JobStore {
+  private readonly stmts
+
+  constructor(@inject(TOKENS.Db) private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(`INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
+        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now)`),
+      get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
+      getFor: db.prepare('SELECT * FROM jobs WHERE id = ? AND account_id = ?'),
+      claim: db.prepare(`UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1,
+          lease_owner = @owner, lease_until = @until, updated_at = @now
+        WHERE id = (SELECT id FROM jobs WHERE status = 'QUEUED' AND cancel_requested = 0 ORDER BY created_at, rowid LIMIT 1) RETURNING *`),
+      heartbeat: db.prepare(`UPDATE jobs SET lease_until = @until WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`),
+      progress: db.prepare(`UPDATE jobs SET stage = @stage, progress = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`),
+      complete: db.prepare(`UPDATE jobs SET status = 'COMPLETE', stage = NULL, progress = 1, url = @url, poster = @poster, thumbnail = @thumbnail,
+          duration = @duration, credits_used = @credits, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
+        WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`),
+      fail: db.prepare(`UPDATE jobs SET status = 'FAILED', stage = NULL, error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
+        WHERE id = @id AND (lease_owner = @owner OR @owner IS NULL) AND status IN ('QUEUED', 'PROCESSING')`),
+      requeue: db.prepare(`UPDATE jobs SET status = 'QUEUED', stage = NULL, progress = 0, lease_owner = NULL, lease_until = NULL, updated_at = @now
+        WHERE status = 'PROCESSING' AND lease_until < @now_ms RETURNING id, attempts`),
+      cancel: db.prepare(`UPDATE jobs SET cancel_requested = 1, updated_at = @now WHERE id = @id AND account_id = @account AND status IN ('QUEUED', 'PROCESSING')`),
+      isCancelled: db.prepare('SELECT cancel_requested FROM jobs WHERE id = ?'),
+      countQueued: db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status = 'QUEUED'`),
+    }
+  }
+
+  create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Job {
+    const id = randomUUID()
+    this.stmts.insert.run({ id, accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox ? 1 : 0, now: nowIso() })
+    return this.get(id)!
+  }
+
+  get(id: string): Job | undefined {
+    const row = this.stmts.get.get(id) as Row | undefined
+    return row && fromRow(row)
+  }
+
+  /** A job of this account only (another account's job is indistinguishable from a missing one). */
+  getFor(id: string, accountId: string): Job | undefined {
+    const row = this.stmts.getFor.get(id, accountId) as Row | undefined
+    return row && fromRow(row)
+  }
+
+  /** Atomically takes the oldest queued job for `owner` with a lease until `now + leaseMs`. */
+  claim(owner: string, leaseMs: number): Job | undefined {
+    const row = this.stmts.claim.get({ owner, until: Date.now() + leaseMs, now: nowIso() }) as Row | undefined
+    return row && fromRow(row)
+  }
+
+  /** Renews the lease; false means it was lost (expired and taken, or the job was cancelled/finished). */
+  heartbeat(id: string, owner: string, leaseMs: number): boolean {
+    return this.stmts.heartbeat.run({ id, owner, until: Date.now() + leaseMs }).changes > 0
+  }
+
+  progress(id: string, owner: string, stage: JobStage, progress: number): void {
+    this.stmts.progress.run({ id, owner, stage, progress: Math.round(progress * 1000) / 1000, now: nowIso() })
+  }
+
+  complete(id: string, owner: string, result: { url: string; poster?: string; thumbnail?: string; duration: number; credits: number; warnings: Warning[] }): boolean {
+    return this.stmts.complete.run({ id, owner, url: result.url, poster: result.poster ?? null, thumbnail: result.thumbnail ?? null, duration: result.duration, credits: result.credits, warnings: JSON.stringify(result.warnings), now: nowIso() }).changes > 0
+  }
+
+  /** Fails a job held by `owner` (or any queued/processing job when `owner` is null). */
+  fail(id: string, owner: string | null, error: string, warnings: Warning[] = []): boolean {
+    return this.stmts.fail.run({ id, owner, error, warnings: JSON.stringify(warnings), now: nowIso() }).changes > 0
+  }
+
+  /** Puts back jobs whose lease expired (their worker died); returns them with their attempt counts. */
+  requeueExpired(): { id: string; attempts: number }[] {
+    return this.stmts.requeue.all({ now: nowIso(), now_ms: Date.now() }) as { id: string; attempts: number }[]
+  }
+
+  /** Marks a job for cancellation; true when it was still queued or running. */
+  requestCancel(id: string, accountId: string): boolean {
+    return this.stmts.cancel.run({ id, account: accountId, now: nowIso() }).changes > 0
+  }
+
+  cancelRequested(id: string): boolean {
+    return (this.stmts.isCancelled.get(id) as { cancel_requested: number } | undefined)?.cancel_requested === 1
+  }
+
+  queued(): number {
+    return (this.stmts.countQueued.get() as { n: number }).n
+  }
+}

@@ -1,0 +1,56 @@
+import { createReadStream } from 'node:fs'
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { Readable } from 'node:stream'
+
+/** Where finished files live. Local directory by default; object storage can replace it. */
+export interface Storage {
+  /** Stores a local file under `key` (moving it when possible) and returns the key. */
+  put(key: string, file: string): Promise<string>
+  /** Size and a reader for a byte range (inclusive end), or undefined when missing. */
+  open(key: string): Promise<{ size: number; mtime: Date; read(range?: { start: number; end: number }): Readable } | undefined>
+  /** The local path of a stored file when the storage is local (renderers read it directly). */
+  localPath(key: string): string | undefined
+  remove(key: string): Promise<void>
+}
+
+/** Keys are `<job id>/<file name>`: nothing else may reach the filesystem. */
+export const STORAGE_KEY = /^[0-9a-f-]{36}\/[A-Za-z0-9._-]{1,100}$/
+
+/** Files under `<root>/<job id>/<name>`. */
+export class LocalStorage implements Storage {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    if (!STORAGE_KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key ${key}`)
+    return join(this.root, key)
+  }
+
+  async put(key: string, file: string): Promise<string> {
+    const target = this.pathOf(key)
+    await mkdir(dirname(target), { recursive: true })
+    try {
+      await rename(file, target)
+    } catch {
+      await copyFile(file, target) // another filesystem
+      await rm(file, { force: true })
+    }
+    return key
+  }
+
+  async open(key: string) {
+    if (!STORAGE_KEY.test(key)) return undefined
+    const path = this.pathOf(key)
+    const info = await stat(path).catch(() => undefined)
+    if (!info?.isFile()) return undefined
+    return { size: info.size, mtime: info.mtime, read: (range?: { start: number; end: number }) => createReadStream(path, range) }
+  }
+
+  localPath(key: string): string | undefined {
+    return STORAGE_KEY.test(key) ? this.pathOf(key) : undefined
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true })
+  }
+}

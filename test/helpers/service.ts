@@ -1,0 +1,55 @@
+import { join } from 'node:path'
+import { createService, type Service } from '../../adapters/http/container.js'
+import { defaultConfig, type ServiceConfig } from '../../adapters/service/config.js'
+import { tempDir } from './media.js'
+
+export interface TestService extends Service {
+  /** A live key and a sandbox key, on two different accounts. */
+  live: string
+  sandbox: string
+  /** `app.request` with the key as Bearer and JSON handling. */
+  call(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>
+  /** Polls a job until it reaches one of `statuses`. */
+  waitFor(jobId: string, statuses: string[], key?: string, timeoutMs?: number): Promise<any>
+}
+
+/** A service on a temp data dir, with its queue not started unless `start` is set. */
+export function testService(opts: { start?: boolean; config?: Partial<ServiceConfig> } = {}): TestService {
+  const dir = tempDir('reelforge-svc-')
+  const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), ...opts.config })
+  const service = createService(config)
+  const live = service.keys.create().key
+  const sandbox = service.keys.create({ sandbox: true }).key
+  if (opts.start) service.start()
+  const call: TestService['call'] = async (method, path, o = {}) => {
+    const key = o.key === undefined ? live : o.key
+    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...o.headers }
+    let body: string | undefined = o.raw
+    if (o.body !== undefined) (body = JSON.stringify(o.body)), (headers['content-type'] ??= 'application/json')
+    const res = await service.app.request(path, { method, headers, body })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      // not JSON (files)
+    }
+    return { status: res.status, body: parsed, headers: res.headers }
+  }
+  const waitFor: TestService['waitFor'] = async (jobId, statuses, key = live, timeoutMs = 60_000) => {
+    const until = Date.now() + timeoutMs
+    for (;;) {
+      const { body } = await call('GET', `/v1/render/${jobId}`, { key })
+      if (statuses.includes(body.status)) return body
+      if (Date.now() > until) throw new Error(`job ${jobId} still ${body.status} (${body.stage}) after ${timeoutMs} ms`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  return { ...service, live, sandbox, call, waitFor }
+}
+
+/** A small valid edit. */
+export const titleEdit = (seconds = 1, output: object = {}) => ({
+  timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: 'hello' }, start: 0, length: seconds }] }] },
+  output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 25, ...output },
+})
