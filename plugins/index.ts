@@ -16,3 +16,4 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
 
 export { builtinFonts, DEFAULT_FONT } from './fonts/builtin.js'
 export { builtinAssets, builtinFits, builtinTransitions, builtinOutputs, builtinLoaders }
+export * from './webhooks/index.js'

@@ -22,11 +22,12 @@ export async function keysCommand(argv: string[]): Promise<number> {
   try {
     switch (action) {
       case 'create': {
-        const { key, record } = keys.create({ sandbox: values.sandbox, admin: values.admin, accountId: values.account })
-        if (values.json) console.log(JSON.stringify({ key, ...record }))
+        const { key, record, signingSecret } = keys.create({ sandbox: values.sandbox, admin: values.admin, accountId: values.account })
+        if (values.json) console.log(JSON.stringify({ key, ...record, signingSecret }))
         else {
           console.log(key)
           console.error(`${record.sandbox ? 'sandbox' : 'live'}${record.admin ? ' admin' : ''} key ${record.keyId} for account ${record.accountId} — shown once, store it now`)
+          if (signingSecret) console.error(`callback signing secret of the new account (also shown once): ${signingSecret}`)
         }
         return 0
       }

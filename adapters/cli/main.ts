@@ -6,6 +6,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   render: renderCommand,
   serve: async (argv) => (await import('./serve.js')).serveCommand(argv),
   keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
+  wallet: async (argv) => (await import('./wallet.js')).walletCommand(argv),
 }
 
 const USAGE = `reelforge — video composition from Shotstack-style JSON timelines
@@ -15,6 +16,7 @@ usage:
   reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service
   reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
   reelforge keys list | revoke <id>
+  reelforge wallet deposit <amount> --key KEY   add prepaid credits
 `
 
 /** CLI entry: `reelforge <command> [...]`. */

@@ -13,6 +13,13 @@ import { openApiDocument } from './openapi.js'
 import { register, type RouteSpec } from './route.js'
 import { fileRoutes } from './routes/files.js'
 import { renderRoutes } from './routes/renders.js'
+import { walletRoutes } from './routes/wallet.js'
+import { webhookRoutes } from './routes/webhooks.js'
+import { idempotent } from './idempotent.js'
+import type { Idempotency } from '../service/idempotency.js'
+import type { WebhookOutbox } from '../service/outbox.js'
+import type { Wallet } from '../service/wallet.js'
+import type { Webhooks } from '../service/webhooks.js'
 
 /** Everything the routes use, resolved once at start (handlers close over these). */
 export interface AppDeps {
@@ -25,7 +32,11 @@ export interface AppDeps {
   billing: Billing
   events: JobEvents
   storage: Storage
-  /** More route modules (wallet, webhooks, AI images). */
+  wallet: Wallet
+  webhooks: Webhooks
+  outbox: WebhookOutbox
+  idempotency: Idempotency
+  /** More route modules (AI images). */
   extraRoutes?: RouteSpec[]
   version?: string
 }
@@ -39,7 +50,14 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): H3 {
   const app = new H3({ onError, silent: true })
-  const routes: RouteSpec[] = [...renderRoutes(deps), ...fileRoutes(deps.storage), ...(deps.extraRoutes ?? [])]
+  const bodyLimit = deps.config.limits.bodyBytes
+  const routes: RouteSpec[] = [
+    ...renderRoutes(deps),
+    ...fileRoutes(deps.storage),
+    ...webhookRoutes({ ...deps, bodyLimit }),
+    ...walletRoutes({ ...deps, bodyLimit }),
+    ...(deps.extraRoutes ?? []),
+  ]
   const base = (deps.config.baseUrl ?? `http://${deps.config.host}:${deps.config.port}`).replace(/\/+$/, '')
   let doc: unknown
   routes.push({
@@ -51,6 +69,6 @@ export function createApp(deps: AppDeps): H3 {
     handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: base })),
   })
   routes.push({ method: 'get', path: '/healthz', auth: false, summary: 'Liveness', responses: { 200: { description: 'ok' } }, handler: () => ({ ok: true }) })
-  register(app, routes)
+  register(app, routes, (handler) => idempotent(handler, { idempotency: deps.idempotency, keys: deps.keys, bodyLimit }))
   return app
 }

@@ -8,6 +8,9 @@ import { ServiceError } from '../service/errors.js'
  * reading), 415 for non-JSON content types, 400 for malformed JSON (with the parser's position).
  */
 export async function readJson(event: H3Event, limit: number): Promise<unknown> {
+  // Read once per request: the idempotency wrapper reads first, then the handler gets the same value.
+  const cached = event.context.jsonBody as { text: string; value: unknown } | undefined
+  if (cached) return cached.value
   const type = event.req.headers.get('content-type')
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw new ServiceError('E_UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type}`)
   const declared = Number(event.req.headers.get('content-length') ?? 0)
@@ -29,12 +32,18 @@ export async function readJson(event: H3Event, limit: number): Promise<unknown> 
   }
   const text = Buffer.concat(chunks).toString('utf8')
   if (!text.trim()) throw new ServiceError('E_BAD_REQUEST', 'a JSON body is required')
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (e) {
     throw new ServiceError('E_BAD_REQUEST', `malformed JSON: ${(e as Error).message}`)
   }
+  event.context.jsonBody = { text, value }
+  return value
 }
+
+/** The raw text of a body already read by `readJson`. */
+export const rawBody = (event: H3Event): string => (event.context.jsonBody as { text: string } | undefined)?.text ?? ''
 
 /** Validates one of our own request bodies; every issue with its path, 400 `E_VALIDATION`. */
 export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {

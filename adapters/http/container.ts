@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs'
 import { container as root, Lifecycle } from 'tsyringe'
 import { createRenderer } from '../index.js'
 import type { Compositor } from '../../core/index.js'
-import { freeBilling, type Billing } from '../service/billing.js'
+import type { Billing } from '../service/billing.js'
+import { systemClock, type Clock } from '../service/clock.js'
+import { Idempotency } from '../service/idempotency.js'
+import { WebhookOutbox } from '../service/outbox.js'
+import { DEFAULT_PRICING, type Pricing } from '../service/pricing.js'
+import { Wallet } from '../service/wallet.js'
+import { Webhooks } from '../service/webhooks.js'
+import { httpSender, type WebhookSender } from '../../plugins/index.js'
 import { dbPath, filesDir, type ServiceConfig } from '../service/config.js'
 import { openDatabase, type Db } from '../service/db.js'
 import { JobEvents } from '../service/events.js'
@@ -38,7 +45,10 @@ export interface Service {
   jobs: JobStore
   queue: JobQueue
   events: JobEvents
-  /** Starts taking jobs. */
+  wallet: Wallet
+  webhooks: Webhooks
+  outbox: WebhookOutbox
+  /** Starts taking jobs and sending webhooks. */
   start(): void
   /** Stops taking jobs (waiting up to `graceMs` for running ones) and closes the database. */
   close(graceMs?: number): Promise<void>
@@ -49,14 +59,32 @@ export interface Service {
  * scoped) with explicit `@inject(TOKENS.X)` parameters (tsx emits no decorator metadata), then resolved
  * once here; handlers never resolve anything.
  */
-export function createService(config: ServiceConfig, overrides: { renderer?: Compositor; billing?: Billing; storage?: Storage } = {}): Service {
+export interface ServiceOverrides {
+  renderer?: Compositor
+  storage?: Storage
+  clock?: Clock
+  pricing?: Pricing
+  sender?: WebhookSender
+  /** Replaces the wallet as the render path's billing (e.g. free). */
+  billing?: Billing
+}
+
+export function createService(config: ServiceConfig, overrides: ServiceOverrides = {}): Service {
   const c = root.createChildContainer()
   const scoped = { lifecycle: Lifecycle.ContainerScoped }
   c.register(TOKENS.Config, { useValue: config })
   c.register(TOKENS.Db, { useValue: openDatabase(dbPath(config)) })
   c.register(TOKENS.Renderer, { useValue: overrides.renderer ?? createRenderer({ cacheDir: config.cacheDir }) })
-  c.register(TOKENS.Billing, { useValue: overrides.billing ?? freeBilling })
   c.register(TOKENS.Storage, { useValue: overrides.storage ?? new LocalStorage(filesDir(config)) })
+  c.register(TOKENS.Clock, { useValue: overrides.clock ?? systemClock })
+  c.register(TOKENS.Pricing, { useValue: overrides.pricing ?? DEFAULT_PRICING })
+  c.register(TOKENS.Sender, { useValue: overrides.sender ?? httpSender() })
+  c.register(TOKENS.Wallet, { useClass: Wallet }, scoped)
+  if (overrides.billing) c.register(TOKENS.Billing, { useValue: overrides.billing })
+  else c.register(TOKENS.Billing, { useToken: TOKENS.Wallet })
+  c.register(TOKENS.Outbox, { useClass: WebhookOutbox }, scoped)
+  c.register(TOKENS.Webhooks, { useClass: Webhooks }, scoped)
+  c.register(TOKENS.Idempotency, { useClass: Idempotency }, scoped)
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
@@ -74,7 +102,12 @@ export function createService(config: ServiceConfig, overrides: { renderer?: Com
     billing: c.resolve<Billing>(TOKENS.Billing),
     events: c.resolve<JobEvents>(TOKENS.Events),
     storage: c.resolve<Storage>(TOKENS.Storage),
+    wallet: c.resolve<Wallet>(TOKENS.Wallet),
+    webhooks: c.resolve<Webhooks>(TOKENS.Webhooks),
+    outbox: c.resolve<WebhookOutbox>(TOKENS.Outbox),
+    idempotency: c.resolve<Idempotency>(TOKENS.Idempotency),
   }
+  deps.webhooks.connect(deps.events, deps.wallet)
   const app = createApp({ ...deps, version })
   return {
     app,
@@ -84,9 +117,16 @@ export function createService(config: ServiceConfig, overrides: { renderer?: Com
     jobs: deps.jobs,
     queue: deps.queue,
     events: deps.events,
-    start: () => deps.queue.start(),
+    wallet: deps.wallet,
+    webhooks: deps.webhooks,
+    outbox: deps.outbox,
+    start: () => {
+      deps.queue.start()
+      deps.outbox.start()
+    },
     async close(graceMs) {
       await deps.queue.stop(graceMs)
+      await deps.outbox.stop()
       deps.db.close()
     },
   }

@@ -35,7 +35,10 @@ export interface RouteSpec {
 
 export const defineRoutes = (routes: RouteSpec[]) => routes
 
-/** Registers route specs on an app. */
-export function register(app: H3, routes: readonly RouteSpec[]): void {
-  for (const r of routes) for (const path of [r.path, ...(r.aliases ?? [])]) app[r.method](path, r.handler)
+/** Registers route specs on an app; `wrapPost` decorates every POST handler (idempotency keys). */
+export function register(app: H3, routes: readonly RouteSpec[], wrapPost?: (handler: RouteSpec['handler']) => RouteSpec['handler']): void {
+  for (const r of routes) {
+    const handler = r.method === 'post' && wrapPost ? wrapPost(r.handler) : r.handler
+    for (const path of [r.path, ...(r.aliases ?? [])]) app[r.method](path, handler)
+  }
 }

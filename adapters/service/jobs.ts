@@ -118,6 +118,11 @@ export class JobStore {
     }
   }
 
+  /** Runs `fn` in one immediate transaction (a job and its credit hold, a completion and its charge). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate()
+  }
+
   create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Job {
     const id = randomUUID()
     this.stmts.insert.run({ id, accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox ? 1 : 0, now: nowIso() })

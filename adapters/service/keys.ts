@@ -38,21 +38,25 @@ export class KeyStore {
 
   constructor(@inject(TOKENS.Db) private readonly db: Db) {}
 
-  /** Creates a key (and a new account unless `accountId` is given); returns the clear key once. */
-  create(opts: { sandbox?: boolean; admin?: boolean; accountId?: string } = {}): { key: string; record: KeyRecord } {
+  /**
+   * Creates a key (and a new account unless `accountId` is given); returns the clear key once, and for a new
+   * account its callback signing secret, also shown only this once.
+   */
+  create(opts: { sandbox?: boolean; admin?: boolean; accountId?: string } = {}): { key: string; record: KeyRecord; signingSecret?: string } {
     const sandbox = !!opts.sandbox
     const key = `rf_${sandbox ? 'test' : 'live'}_${randomToken(40)}`
     const id = randomUUID()
     const createdAt = nowIso()
     const accountId = opts.accountId ?? randomUUID()
+    const signingSecret = opts.accountId ? undefined : `whsec_${randomBytes(24).toString('base64url')}`
     this.db.transaction(() => {
-      if (!opts.accountId) this.db.prepare('INSERT INTO accounts (id, created_at) VALUES (?, ?)').run(accountId, createdAt)
+      if (!opts.accountId) this.db.prepare('INSERT INTO accounts (id, created_at, signing_secret) VALUES (?, ?, ?)').run(accountId, createdAt, signingSecret)
       else if (!this.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId)) throw new Error(`no account ${accountId}`)
       this.db
         .prepare('INSERT INTO api_keys (id, account_id, hash, prefix, sandbox, admin, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(id, accountId, sha256(key).toString('hex'), key.slice(0, 12), sandbox ? 1 : 0, opts.admin ? 1 : 0, createdAt)
     })()
-    return { key, record: { accountId, keyId: id, sandbox, admin: !!opts.admin, prefix: key.slice(0, 12), createdAt, revokedAt: null } }
+    return { key, signingSecret, record: { accountId, keyId: id, sandbox, admin: !!opts.admin, prefix: key.slice(0, 12), createdAt, revokedAt: null } }
   }
 
   /** The principal for a presented key, or null. */

@@ -11,4 +11,10 @@ export const TOKENS = {
   Worker: Symbol('Worker'),
   Events: Symbol('Events'),
   Clock: Symbol('Clock'),
+  Pricing: Symbol('Pricing'),
+  Wallet: Symbol('Wallet'),
+  Webhooks: Symbol('Webhooks'),
+  Outbox: Symbol('Outbox'),
+  Sender: Symbol('Sender'),
+  Idempotency: Symbol('Idempotency'),
 } as const

@@ -71,11 +71,17 @@ export class RenderWorker {
       const url = await this.save(job.id, result.path)
       const poster = result.poster ? await this.save(job.id, result.poster) : undefined
       const thumbnail = result.thumbnail ? await this.save(job.id, result.thumbnail) : undefined
-      const credits = this.billing.settle(job.id, { seconds: result.duration, width: result.width, height: result.height })
-      if (this.jobs.complete(job.id, owner, { url, poster, thumbnail, duration: result.duration, credits, warnings: result.warnings })) {
-        this.events.emit('render.complete', this.jobs.get(job.id)!)
-      }
+      // Charge and completion commit together: a crash before leaves neither (the job renders again and is
+      // charged then), a crash after leaves both — never a double charge.
+      const completed = this.jobs.transaction(() => {
+        if (this.jobs.cancelRequested(job.id)) return false
+        const credits = this.billing.settle(job.id, { seconds: result.duration, width: result.width, height: result.height })
+        if (!this.jobs.complete(job.id, owner, { url, poster, thumbnail, duration: result.duration, credits, warnings: result.warnings })) throw new LeaseLost()
+        return true
+      })
+      if (completed) this.events.emit('render.complete', this.jobs.get(job.id)!)
     } catch (e) {
+      if (e instanceof LeaseLost) return // another worker owns the job now; its result stands
       const cancelled = controller.signal.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')
       const message = cancelled ? 'cancelled' : e instanceof Error ? e.message : String(e)
       if (!(e instanceof RenderError) && !cancelled) console.error(`[worker] job ${job.id} failed unexpectedly:`, e)
@@ -103,6 +109,9 @@ export class RenderWorker {
     return fileUrl(this.config, key, extname(file))
   }
 }
+
+/** Thrown inside the completing transaction to roll back when this worker no longer holds the job. */
+class LeaseLost extends Error {}
 
 /** The public URL of a stored file: `<base>/v1/files/<job>/<name>`. */
 export function fileUrl(config: ServiceConfig, key: string, _ext?: string): string {

@@ -45,10 +45,15 @@ async function waitStatus(port: number, key: string, id: string, statuses: strin
   }
   throw new Error(`job ${id} never reached ${statuses}`)
 }
+/** A live key from the CLI, funded with the CLI (live renders need prepaid credits). */
 const createKey = (data: string) => {
   const r = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--data', data], { cwd: root, encoding: 'utf8' })
   assert.is(r.status, 0, r.stderr)
-  return r.stdout.trim()
+  const key = r.stdout.trim()
+  const w = spawnSync(tsx, ['adapters/cli/main.ts', 'wallet', 'deposit', '500', '--key', key, '--data', data], { cwd: root, encoding: 'utf8' })
+  assert.is(w.status, 0, w.stderr)
+  assert.is(JSON.parse(w.stdout).balance, 500)
+  return key
 }
 
 const e2e = suite('reelforge serve (a real socket, a child process)')

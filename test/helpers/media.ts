@@ -4,10 +4,15 @@ import { join } from 'node:path'
 import { createCanvas } from '@napi-rs/canvas'
 import { runFfmpeg } from '../../core/index.js'
 
+const dirs: string[] = []
+process.once('exit', () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
 /** A temp folder removed at process exit. */
 export function tempDir(prefix = 'reelforge-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  dirs.push(dir)
   return dir
 }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createService, type Service } from '../../adapters/http/container.js'
+import { createService, type Service, type ServiceOverrides } from '../../adapters/http/container.js'
 import { defaultConfig, type ServiceConfig } from '../../adapters/service/config.js'
 import { tempDir } from './media.js'
 
@@ -7,6 +7,9 @@ export interface TestService extends Service {
   /** A live key and a sandbox key, on two different accounts. */
   live: string
   sandbox: string
+  /** The live key's account and its callback signing secret. */
+  liveAccount: string
+  signingSecret: string
   /** `app.request` with the key as Bearer and JSON handling. */
   call(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>
   /** Polls a job until it reaches one of `statuses`. */
@@ -14,12 +17,14 @@ export interface TestService extends Service {
 }
 
 /** A service on a temp data dir, with its queue not started unless `start` is set. */
-export function testService(opts: { start?: boolean; config?: Partial<ServiceConfig> } = {}): TestService {
+export function testService(opts: { start?: boolean; config?: Partial<ServiceConfig>; credits?: number; overrides?: ServiceOverrides } = {}): TestService {
   const dir = tempDir('reelforge-svc-')
   const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), ...opts.config })
-  const service = createService(config)
-  const live = service.keys.create().key
+  const service = createService(config, opts.overrides)
+  const liveKey = service.keys.create()
+  const live = liveKey.key
   const sandbox = service.keys.create({ sandbox: true }).key
+  if (opts.credits !== 0) service.wallet.deposit(liveKey.record.accountId, opts.credits ?? 1_000_000, 'test funds')
   if (opts.start) service.start()
   const call: TestService['call'] = async (method, path, o = {}) => {
     const key = o.key === undefined ? live : o.key
@@ -45,7 +50,7 @@ export function testService(opts: { start?: boolean; config?: Partial<ServiceCon
       await new Promise((r) => setTimeout(r, 50))
     }
   }
-  return { ...service, live, sandbox, call, waitFor }
+  return { ...service, live, sandbox, liveAccount: liveKey.record.accountId, signingSecret: liveKey.signingSecret!, call, waitFor }
 }
 
 /** A small valid edit. */

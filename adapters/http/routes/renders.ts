@@ -1,6 +1,5 @@
 import type { H3Event } from 'h3'
-import type { Compositor } from '../../../core/index.js'
-import { EditSchema } from '../../../core/index.js'
+import { EditSchema, outputSize, type Compositor, type ValidEdit } from '../../../core/index.js'
 import type { Billing } from '../../service/billing.js'
 import type { ServiceConfig } from '../../service/config.js'
 import { ServiceError } from '../../service/errors.js'
@@ -50,7 +49,12 @@ export function renderRoutes(d: RenderRouteDeps) {
     const { edit, warnings } = d.renderer.validate(editInput)
     checkLimits(edit, d.config.limits, principal.sandbox)
     const callback = (kind === 'stitch' ? (request as { callback?: string }).callback : edit.callback) ?? null
-    const job = d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
+    // The job and its credit hold commit together: without the credits (402) nothing is queued.
+    const job = d.jobs.transaction(() => {
+      const created = d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
+      d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
+      return created
+    })
     d.events.emit('render.queued', job)
     d.queue.notify()
     event.res.status = 201
@@ -116,4 +120,12 @@ export function renderRoutes(d: RenderRouteDeps) {
       handler: submit('stitch'),
     },
   ])
+}
+
+/** Seconds an edit lasts as far as its numbers say (smart timing is settled at render). */
+function knownDuration(edit: ValidEdit): number {
+  let end = 0
+  for (const t of edit.timeline.tracks) for (const c of t.clips) if (typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
+  const range = edit.output.range
+  return range?.length !== undefined ? Math.min(end, range.length) : end
 }

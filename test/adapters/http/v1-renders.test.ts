@@ -19,7 +19,7 @@ auth('no key, a wrong key and x-api-key alone are 401 with the one error shape',
   assert.match(hinted.body.error.message, /x-api-key header is not accepted/)
 })
 auth('a revoked key stops working', async () => {
-  const { key, record } = svc.keys.create()
+  const { key, record } = svc.keys.create({ sandbox: true })
   assert.is((await svc.call('POST', '/v1/render', { key, body: titleEdit() })).status, 201)
   svc.keys.revoke(record.keyId)
   assert.is((await svc.call('POST', '/v1/render', { key, body: titleEdit() })).status, 401)

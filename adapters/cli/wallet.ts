@@ -1,0 +1,43 @@
+import 'reflect-metadata'
+import { parseArgs } from 'node:util'
+import { dbPath, defaultConfig } from '../service/config.js'
+import { openDatabase } from '../service/db.js'
+import { KeyStore } from '../service/keys.js'
+import { DEFAULT_PRICING } from '../service/pricing.js'
+import { Wallet } from '../service/wallet.js'
+
+const USAGE = `usage:
+  reelforge wallet deposit <amount> (--account ID | --key KEY) [--note TEXT] [--data ./data]
+  reelforge wallet show (--account ID | --key KEY) [--data ./data]`
+
+/**
+ * `reelforge wallet`: the prepaid wallet from the command line, on the service's database. A deposit made
+ * here is in the ledger like any other; the running server's webhooks do not see it (use the admin route
+ * `POST /v1/wallet/deposits` for a wallet.deposit event).
+ */
+export async function walletCommand(argv: string[]): Promise<number> {
+  const [action, ...rest] = argv
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' }, key: { type: 'string' }, note: { type: 'string' }, data: { type: 'string', short: 'd' } } })
+  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data' })
+  const db = openDatabase(dbPath(config))
+  try {
+    const account = values.account ?? (values.key ? new KeyStore(db).verify(values.key)?.accountId : undefined)
+    if (!account || !['deposit', 'show'].includes(action ?? '')) {
+      console.error(values.key && !account ? 'unknown or revoked key' : USAGE)
+      return 64
+    }
+    const wallet = new Wallet(db, DEFAULT_PRICING)
+    if (action === 'deposit') {
+      const amount = Number(positionals[0])
+      if (!(amount > 0)) {
+        console.error(USAGE)
+        return 64
+      }
+      wallet.deposit(account, amount, values.note ?? 'cli deposit')
+    }
+    console.log(JSON.stringify(wallet.state(account)))
+    return 0
+  } finally {
+    db.close()
+  }
+}

@@ -1,0 +1,76 @@
+import * as v from 'valibot'
+import { num } from '../../../core/index.js'
+import { ServiceError } from '../../service/errors.js'
+import type { KeyStore } from '../../service/keys.js'
+import type { Wallet } from '../../service/wallet.js'
+import { authenticate, requireAdmin } from '../auth.js'
+import { parseBody, readJson } from '../body.js'
+import { defineRoutes } from '../route.js'
+import { ErrorBodySchema } from '../schemas.js'
+
+const WalletSchema = v.object({ balance: v.number(), held: v.number(), available: v.number(), low_balance_threshold: v.number() })
+const EntrySchema = v.object({ id: v.number(), kind: v.picklist(['deposit', 'hold', 'charge', 'release', 'refund']), amount: v.number(), job_id: v.nullable(v.string()), note: v.nullable(v.string()), balance_after: v.number(), held_after: v.number(), created_at: v.string() })
+export const DepositSchema = v.strictObject({
+  amount: v.pipe(num(), v.check((n: number) => n > 0 && n <= 1e9, 'must be greater than 0 and at most 1,000,000,000')),
+  account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
+  note: v.optional(v.pipe(v.string(), v.maxLength(500))),
+})
+const ThresholdSchema = v.strictObject({ low_balance_threshold: v.pipe(num(), v.check((n: number) => n >= 0, 'must be 0 or more')) })
+const err = { description: 'error', schema: ErrorBodySchema }
+
+/** The prepaid credit wallet: balance, ledger, deposits (admin keys only), the low-balance threshold. */
+export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: number }) {
+  return defineRoutes([
+    {
+      method: 'get',
+      path: '/v1/wallet',
+      summary: 'Balance, held credits and the low-balance threshold',
+      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 401: err },
+      handler: (event) => d.wallet.state(authenticate(event, d.keys).accountId),
+    },
+    {
+      method: 'get',
+      path: '/v1/wallet/ledger',
+      summary: 'Ledger entries, newest first; page with `before` (an entry id)',
+      query: { limit: '1–500 (default 50)', before: 'entries with a smaller id' },
+      responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) }, 401: err },
+      handler: (event) => {
+        const p = authenticate(event, d.keys)
+        const q = new URL(event.req.url).searchParams
+        const limit = Math.min(500, Math.max(1, Number(q.get('limit') ?? 50) || 50))
+        const entries = d.wallet.ledger(p.accountId, { limit, before: q.get('before') ? Number(q.get('before')) : undefined })
+        return { entries, next: entries.length === limit ? entries.at(-1)!.id : null }
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/wallet/deposits',
+      admin: true,
+      summary: 'Add credits (admin keys only); emits wallet.deposit',
+      description: 'Body `{ amount, account_id?, note? }`; without `account_id` the admin key\'s own account.',
+      body: DepositSchema,
+      responses: { 201: { description: 'the wallet after the deposit', schema: WalletSchema }, 400: err, 401: err, 403: err },
+      handler: async (event) => {
+        const p = authenticate(event, d.keys)
+        requireAdmin(p)
+        const body = parseBody(DepositSchema, await readJson(event, d.bodyLimit))
+        const account = body.account_id ?? p.accountId
+        if (!d.keys.list(account).length) throw new ServiceError('E_NOT_FOUND', `no account ${account}`)
+        event.res.status = 201
+        return d.wallet.deposit(account, body.amount, body.note)
+      },
+    },
+    {
+      method: 'put',
+      path: '/v1/wallet/threshold',
+      summary: 'Set the balance under which wallet.low_balance fires',
+      body: ThresholdSchema,
+      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 400: err, 401: err },
+      handler: async (event) => {
+        const p = authenticate(event, d.keys)
+        d.wallet.setThreshold(p.accountId, parseBody(ThresholdSchema, await readJson(event, d.bodyLimit)).low_balance_threshold)
+        return d.wallet.state(p.accountId)
+      },
+    },
+  ])
+}

@@ -1,0 +1,92 @@
+import * as v from 'valibot'
+import { ServiceError } from '../../service/errors.js'
+import type { KeyStore } from '../../service/keys.js'
+import type { WebhookOutbox } from '../../service/outbox.js'
+import { WebhookConfigSchema, type Webhooks } from '../../service/webhooks.js'
+import { authenticate } from '../auth.js'
+import { parseBody, readJson } from '../body.js'
+import { defineRoutes } from '../route.js'
+import { ErrorBodySchema } from '../schemas.js'
+
+const ShownSchema = v.object({ url: v.string(), events: v.array(v.string()), secret: v.string() })
+const DeliverySchema = v.object({
+  id: v.string(), event: v.string(), target: v.picklist(['callback', 'global']), url: v.string(), status: v.picklist(['pending', 'delivered', 'failed']),
+  attempts: v.number(), retry: v.number(), next_attempt_at: v.nullable(v.string()), last_status: v.nullable(v.number()), last_error: v.nullable(v.string()),
+  created_at: v.string(), updated_at: v.string(), delivered_at: v.nullable(v.string()), payload: v.unknown(),
+  attempt_log: v.array(v.object({ attempt: v.number(), at: v.string(), status: v.nullable(v.number()), error: v.nullable(v.string()), duration_ms: v.number() })),
+})
+const err = { description: 'error', schema: ErrorBodySchema }
+
+/** The global webhook, the signing secret of callbacks, and the delivery log with replay. */
+export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number }) {
+  return defineRoutes([
+    {
+      method: 'put',
+      path: '/v1/webhooks',
+      summary: 'Set the global webhook',
+      description: 'Body `{ url, events, secret }`. Deliveries are POSTs of `{ event, timestamp, data }` signed with `x-reelforge-signature: sha256=<hex HMAC-SHA256 of the body>`.',
+      body: WebhookConfigSchema,
+      responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err, 401: err },
+      handler: async (event) => {
+        const p = authenticate(event, d.keys)
+        d.webhooks.set(p.accountId, parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit)))
+        return d.webhooks.shown(p.accountId)
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/webhooks',
+      summary: 'The global webhook (secret masked)',
+      responses: { 200: { description: 'the webhook', schema: ShownSchema }, 401: err, 404: err },
+      handler: (event) => {
+        const shown = d.webhooks.shown(authenticate(event, d.keys).accountId)
+        if (!shown) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
+        return shown
+      },
+    },
+    {
+      method: 'delete',
+      path: '/v1/webhooks',
+      summary: 'Remove the global webhook',
+      responses: { 200: { description: 'removed' }, 401: err, 404: err },
+      handler: (event) => {
+        if (!d.webhooks.remove(authenticate(event, d.keys).accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
+        return { removed: true }
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/webhooks/secret',
+      summary: 'Rotate the signing secret of per-job callbacks; the new secret is shown this once',
+      responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) }, 401: err },
+      handler: (event) => ({ secret: d.webhooks.rotateSigningSecret(authenticate(event, d.keys).accountId) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/webhooks/deliveries',
+      summary: 'The delivery log, newest first',
+      query: { status: 'pending | delivered | failed', limit: '1–200 (default 50)' },
+      responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err, 401: err },
+      handler: (event) => {
+        const p = authenticate(event, d.keys)
+        const q = new URL(event.req.url).searchParams
+        const status = q.get('status') ?? undefined
+        if (status && !['pending', 'delivered', 'failed'].includes(status)) throw new ServiceError('E_VALIDATION', 'status must be pending, delivered or failed', { issues: [{ path: 'status', message: 'must be pending, delivered or failed' }] })
+        const limit = Math.min(200, Math.max(1, Number(q.get('limit') ?? 50) || 50))
+        return { deliveries: d.outbox.list(p.accountId, { status: status as never, limit }) }
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/webhooks/deliveries/:id/replay',
+      summary: 'Send a delivery again now (with a fresh retry schedule)',
+      responses: { 200: { description: 'the delivery', schema: DeliverySchema }, 401: err, 404: err },
+      handler: (event) => {
+        const p = authenticate(event, d.keys)
+        const delivery = d.outbox.replay(p.accountId, event.context.params?.id ?? '')
+        if (!delivery) throw new ServiceError('E_NOT_FOUND', `no delivery ${event.context.params?.id}`)
+        return delivery
+      },
+    },
+  ])
+}

@@ -1,0 +1,37 @@
+import type { Size } from '../../core/index.js'
+
+/** Credits per unit of work: one table, configurable (`createService(config, { pricing })`). */
+export interface Pricing {
+  /** Credits per generated image, by model. */
+  images: Record<string, number>
+  /** Credits per started minute of rendered output, by resolution tier. */
+  renderPerMinute: Record<'preview' | 'mobile' | 'sd' | 'hd' | '1080' | '4k', number>
+  /** Balance under which `wallet.low_balance` fires (once per crossing). */
+  lowBalanceThreshold: number
+}
+
+/**
+ * Defaults from the seed: flux 5, stable-diffusion 4, dall-e-3 6 credits per image; a 4K render 20 credits
+ * (per started minute of output); lower tiers cost less, roughly by pixels.
+ */
+export const DEFAULT_PRICING: Pricing = {
+  images: { flux: 5, 'stable-diffusion': 4, 'dall-e-3': 6 },
+  renderPerMinute: { preview: 1, mobile: 1, sd: 2, hd: 3, '1080': 5, '4k': 20 },
+  lowBalanceThreshold: 100,
+}
+
+/** The resolution tier of a frame size (custom sizes priced by their pixel count). */
+export function tierOf(size: Size): keyof Pricing['renderPerMinute'] {
+  const px = size.width * size.height
+  if (px <= 512 * 288) return 'preview'
+  if (px <= 640 * 360) return 'mobile'
+  if (px <= 1024 * 576) return 'sd'
+  if (px <= 1280 * 720) return 'hd'
+  if (px <= 1920 * 1080) return '1080'
+  return '4k'
+}
+
+/** Credits for a render: per started minute (at least one) at the frame's tier. */
+export function renderPrice(pricing: Pricing, seconds: number, size: Size): number {
+  return Math.max(1, Math.ceil(seconds / 60)) * pricing.renderPerMinute[tierOf(size)]
+}
