@@ -1,9 +1,10 @@
-import { mkdir, rm } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { RenderError, type Warning } from './errors.js'
 import { createFontBook, type FontFace } from './fonts.js'
-import type { FrameSink, Plugin } from './plugin.js'
+import type { FrameSink, ImageRequest, Plugin } from './plugin.js'
 import { createRegistry, type Registry } from './registry.js'
 import { createPlan, type RenderPlan } from './plan/plan.js'
 import { renderFrames } from './render/frame-loop.js'
@@ -32,7 +33,15 @@ export interface CompositorOptions {
   downloadTimeoutMs?: number
   /** Assets prepared in parallel. */
   concurrency?: number
+  /**
+   * How AI assets in timelines get their pixels. Default: the registered provider plugin serving the model,
+   * written to the render's scratch directory. The service replaces it to rate-limit, charge and store.
+   */
+  generateImage?: ImageGenerator
 }
+
+/** Generates an image for a render and returns a local file path; `path` names the clip for errors. */
+export type ImageGenerator = (request: ImageRequest, ctx: { path: string; signal: AbortSignal; tmpDir: string; owner?: unknown }) => Promise<string>
 
 /** Stages a render goes through, in order. */
 export type RenderStage = 'fetching' | 'rendering' | 'encoding'
@@ -54,6 +63,8 @@ export interface RenderOptions {
   onProgress?: (p: RenderProgress) => void
   /** Relative asset paths resolve against this directory (default: the working directory). */
   baseDir?: string
+  /** Who the render is for, handed to `generateImage` (the service passes the job's principal). */
+  owner?: unknown
 }
 
 export interface RenderResult {
@@ -82,7 +93,7 @@ export interface Compositor {
   /** Validates an edit without rendering; throws `E_TIMELINE_INVALID` listing every issue. */
   validate(edit: unknown): { edit: ValidEdit; warnings: Warning[] }
   /** Validates and resolves an edit into a plan (fetches assets, compiles shaders). Call `plan.dispose()`. */
-  plan(edit: unknown, opts?: { signal?: AbortSignal; baseDir?: string }): Promise<RenderPlan>
+  plan(edit: unknown, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown }): Promise<RenderPlan>
   /** Renders an edit to `opts.out`. */
   render(edit: unknown, opts: RenderOptions): Promise<RenderResult>
 }
@@ -117,6 +128,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
         load: loadOptions(opts.baseDir),
         signal: opts.signal ?? new AbortController().signal,
         concurrency: options.concurrency ?? 4,
+        generateImage: (request, ctx) => (options.generateImage ?? defaultGenerator(registry))(request, { ...ctx, owner: opts.owner }),
       })
     },
     async render(input, opts) {
@@ -125,7 +137,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
       if (signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
       const report = opts.onProgress
       report?.({ stage: 'fetching', progress: 0, frame: 0, frames: 0, fps: 0, etaMs: 0 })
-      const plan = await compositor.plan(input, { signal, baseDir: opts.baseDir })
+      const plan = await compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner })
       const out = resolve(opts.out)
       let sink: FrameSink | undefined
       try {
@@ -185,6 +197,18 @@ export function createCompositor(options: CompositorOptions): Compositor {
     },
   }
   return compositor
+}
+
+/** The registered provider serving the model; its bytes go to the render's scratch directory. */
+function defaultGenerator(registry: Registry): ImageGenerator {
+  return async (request, ctx) => {
+    const provider = registry.list('provider').find((p) => p.models.includes(request.model))
+    if (!provider) throw new RenderError('E_PLUGIN_NOT_FOUND', `${ctx.path}: no image provider serves model "${request.model}"; providers: ${registry.names('provider').join(', ') || '(none)'}`, { path: ctx.path })
+    const image = await provider.generate(request, { signal: ctx.signal })
+    const file = join(ctx.tmpDir, `ai-${randomUUID()}.${image.mime === 'image/jpeg' ? 'jpg' : image.mime === 'image/webp' ? 'webp' : 'png'}`)
+    await writeFile(file, image.data)
+    return file
+  }
 }
 
 /** Shotstack's names plus every registered plugin's. */

@@ -1,6 +1,6 @@
 // Public API of reelforge's core: re-exports only.
 export { createCompositor } from './compositor.js'
-export type { Compositor, CompositorOptions, RenderOptions, RenderProgress, RenderResult, RenderStage } from './compositor.js'
+export type { Compositor, CompositorOptions, ImageGenerator, RenderOptions, RenderProgress, RenderResult, RenderStage } from './compositor.js'
 export { RenderError, invalidTimeline, pluginError } from './errors.js'
 export type { Issue, RenderErrorCode, Warning } from './errors.js'
 export { createRegistry } from './registry.js'

@@ -32,6 +32,8 @@ export interface PrepareContext {
   readonly tmpDir: string
   /** Sign convention of `offset.y` for asset-level offsets (see `CompositorOptions.yAxis`). */
   readonly yAxis: 'down' | 'up'
+  /** Generates an image through the image providers (AI assets in timelines); returns a local file path. */
+  generateImage(request: ImageRequest): Promise<string>
 }
 
 /** The result of `prepare`: cheap facts known up front, and how to start producing pixels. */
@@ -202,6 +204,40 @@ export interface OutputPlugin extends Base<'output'> {
   open(spec: OutputSpec): Promise<FrameSink>
 }
 
+// ── Image providers ─────────────────────────────────────────────────────────────────────────
+
+/** What to generate: the seed's `POST /v1/ai/image` fields. */
+export interface ImageRequest {
+  prompt: string
+  /** Public model name: `dall-e-3`, `flux`, `stable-diffusion`. */
+  model: string
+  width: number
+  height: number
+  style?: string
+  negativePrompt?: string
+  steps?: number
+  seed?: number
+}
+
+/** Image bytes from a provider (any size: the caller fits them to the requested size). */
+export interface GeneratedImage {
+  data: Uint8Array
+  mime: string
+  /** The plugin that made it (`openai`, `bfl`, `stability`, `automatic1111`, `sandbox`). */
+  provider: string
+  /** The upstream model actually used. */
+  upstreamModel: string
+  revisedPrompt?: string
+}
+
+/** Generates images for one or more public model names through a vendor's API. */
+export interface ProviderPlugin extends Base<'provider'> {
+  /** Public model names it serves. */
+  models: readonly string[]
+  /** Cold per request; network-bound. Throws RenderError `E_PROVIDER_FAILED` / `E_PROVIDER_TIMEOUT` with a clear reason. */
+  generate(request: ImageRequest, opts: { signal: AbortSignal }): Promise<GeneratedImage>
+}
+
 // ── Loaders ─────────────────────────────────────────────────────────────────────────────────
 
 export interface LoadContext {
@@ -221,7 +257,7 @@ export interface LoaderPlugin extends Base<'loader'> {
   load(src: string, ctx: LoadContext): Promise<string>
 }
 
-export type Plugin = AssetPlugin | TransitionPlugin | EffectPlugin | FilterPlugin | FitPlugin | OutputPlugin | LoaderPlugin
+export type Plugin = AssetPlugin | TransitionPlugin | EffectPlugin | FilterPlugin | FitPlugin | OutputPlugin | LoaderPlugin | ProviderPlugin
 export type PluginKind = Plugin['kind']
 export type PluginOf<K extends PluginKind> = Extract<Plugin, { kind: K }>
 
@@ -231,3 +267,4 @@ export const defineTransitionPlugin = (p: TransitionPlugin): TransitionPlugin =>
 export const defineEffectPlugin = (p: EffectPlugin): EffectPlugin => p
 export const defineOutputPlugin = (p: OutputPlugin): OutputPlugin => p
 export const defineLoaderPlugin = (p: LoaderPlugin): LoaderPlugin => p
+export const defineProviderPlugin = (p: ProviderPlugin): ProviderPlugin => p

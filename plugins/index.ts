@@ -1,4 +1,5 @@
-import type { Plugin } from '../core/index.js'
+import type { Plugin, ProviderPlugin } from '../core/index.js'
+import { providersFromConfig, sandboxProvider } from './providers/index.js'
 import { builtinAssets } from './assets/index.js'
 import { builtinFits } from './fits/index.js'
 import { builtinLoaders, type HttpLoaderOptions } from './loaders/index.js'
@@ -7,13 +8,20 @@ import { builtinTransitions } from './transitions/index.js'
 
 export interface BuiltinOptions {
   http?: HttpLoaderOptions
+  /** Image providers; default: those configured by environment/config file, else the sandbox generator. */
+  providers?: ProviderPlugin[]
 }
 
 /** Every built-in plugin, ready for `createCompositor({ plugins })`. */
 export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
-  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinOutputs, ...builtinLoaders(opts.http)] as Plugin[]
+  const providers = opts.providers ?? providersFromConfig()
+  // Models no configured provider serves are answered by the sandbox generator.
+  const served = new Set(providers.flatMap((p) => p.models))
+  const sandbox = sandboxProvider.models.every((m) => served.has(m)) ? [] : [{ ...sandboxProvider, models: sandboxProvider.models.filter((m) => !served.has(m)) }]
+  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinOutputs, ...builtinLoaders(opts.http), ...providers, ...sandbox] as Plugin[]
 }
 
 export { builtinFonts, DEFAULT_FONT } from './fonts/builtin.js'
 export { builtinAssets, builtinFits, builtinTransitions, builtinOutputs, builtinLoaders }
 export * from './webhooks/index.js'
+export * from './providers/index.js'

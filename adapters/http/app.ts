@@ -14,6 +14,8 @@ import { register, type RouteSpec } from './route.js'
 import { fileRoutes } from './routes/files.js'
 import { renderRoutes } from './routes/renders.js'
 import { walletRoutes } from './routes/wallet.js'
+import { aiRoutes } from './routes/ai.js'
+import type { ImageService } from '../service/images.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { idempotent } from './idempotent.js'
 import type { Idempotency } from '../service/idempotency.js'
@@ -36,7 +38,8 @@ export interface AppDeps {
   webhooks: Webhooks
   outbox: WebhookOutbox
   idempotency: Idempotency
-  /** More route modules (AI images). */
+  images: ImageService
+  /** More route modules. */
   extraRoutes?: RouteSpec[]
   version?: string
 }
@@ -56,6 +59,7 @@ export function createApp(deps: AppDeps): H3 {
     ...fileRoutes(deps.storage),
     ...webhookRoutes({ ...deps, bodyLimit }),
     ...walletRoutes({ ...deps, bodyLimit }),
+    ...aiRoutes({ ...deps, bodyLimit }),
     ...(deps.extraRoutes ?? []),
   ]
   const base = (deps.config.baseUrl ?? `http://${deps.config.host}:${deps.config.port}`).replace(/\/+$/, '')

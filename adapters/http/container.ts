@@ -10,7 +10,11 @@ import { WebhookOutbox } from '../service/outbox.js'
 import { DEFAULT_PRICING, type Pricing } from '../service/pricing.js'
 import { Wallet } from '../service/wallet.js'
 import { Webhooks } from '../service/webhooks.js'
-import { httpSender, type WebhookSender } from '../../plugins/index.js'
+import { httpSender, providersFromConfig, type WebhookSender } from '../../plugins/index.js'
+import type { ProviderPlugin } from '../../core/index.js'
+import { ImageService } from '../service/images.js'
+import { RateLimiter } from '../service/rate-limit.js'
+import { storageLoader } from '../service/storage-loader.js'
 import { dbPath, filesDir, type ServiceConfig } from '../service/config.js'
 import { openDatabase, type Db } from '../service/db.js'
 import { JobEvents } from '../service/events.js'
@@ -48,6 +52,7 @@ export interface Service {
   wallet: Wallet
   webhooks: Webhooks
   outbox: WebhookOutbox
+  images: ImageService
   /** Starts taking jobs and sending webhooks. */
   start(): void
   /** Stops taking jobs (waiting up to `graceMs` for running ones) and closes the database. */
@@ -67,6 +72,8 @@ export interface ServiceOverrides {
   sender?: WebhookSender
   /** Replaces the wallet as the render path's billing (e.g. free). */
   billing?: Billing
+  /** Image providers (default: from the environment / REELFORGE_CONFIG). */
+  providers?: ProviderPlugin[]
 }
 
 export function createService(config: ServiceConfig, overrides: ServiceOverrides = {}): Service {
@@ -74,7 +81,6 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   const scoped = { lifecycle: Lifecycle.ContainerScoped }
   c.register(TOKENS.Config, { useValue: config })
   c.register(TOKENS.Db, { useValue: openDatabase(dbPath(config)) })
-  c.register(TOKENS.Renderer, { useValue: overrides.renderer ?? createRenderer({ cacheDir: config.cacheDir }) })
   c.register(TOKENS.Storage, { useValue: overrides.storage ?? new LocalStorage(filesDir(config)) })
   c.register(TOKENS.Clock, { useValue: overrides.clock ?? systemClock })
   c.register(TOKENS.Pricing, { useValue: overrides.pricing ?? DEFAULT_PRICING })
@@ -85,6 +91,24 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   c.register(TOKENS.Outbox, { useClass: WebhookOutbox }, scoped)
   c.register(TOKENS.Webhooks, { useClass: Webhooks }, scoped)
   c.register(TOKENS.Idempotency, { useClass: Idempotency }, scoped)
+  const storage = c.resolve<Storage>(TOKENS.Storage)
+  const providers = overrides.providers ?? providersFromConfig()
+  const images = new ImageService({
+    db: c.resolve<Db>(TOKENS.Db),
+    config,
+    storage,
+    wallet: c.resolve<Wallet>(TOKENS.Wallet),
+    webhooks: c.resolve<Webhooks>(TOKENS.Webhooks),
+    pricing: c.resolve<Pricing>(TOKENS.Pricing),
+    limiter: new RateLimiter(config.rateLimits, c.resolve<Clock>(TOKENS.Clock)),
+    providers,
+  })
+  c.register(TOKENS.Images, { useValue: images })
+  // The renderer reads the service's own file URLs from storage and makes AI assets through `images`.
+  const baseUrl = () => config.baseUrl ?? `http://${config.host}:${config.port}`
+  c.register(TOKENS.Renderer, {
+    useValue: overrides.renderer ?? createRenderer({ cacheDir: config.cacheDir, providers, plugins: [storageLoader(baseUrl, storage)], generateImage: (request, ctx) => images.forRender(request, ctx) }),
+  })
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
@@ -106,6 +130,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
     webhooks: c.resolve<Webhooks>(TOKENS.Webhooks),
     outbox: c.resolve<WebhookOutbox>(TOKENS.Outbox),
     idempotency: c.resolve<Idempotency>(TOKENS.Idempotency),
+    images,
   }
   deps.webhooks.connect(deps.events, deps.wallet)
   const app = createApp({ ...deps, version })
@@ -120,12 +145,15 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
     wallet: deps.wallet,
     webhooks: deps.webhooks,
     outbox: deps.outbox,
+    images,
     start: () => {
       deps.queue.start()
       deps.outbox.start()
+      images.resume()
     },
     async close(graceMs) {
       await deps.queue.stop(graceMs)
+      await images.stop()
       await deps.outbox.stop()
       deps.db.close()
     },

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.js'
 
 /** Request limits; each breach is a clear 4xx naming the limit. */
 export interface Limits {
@@ -28,6 +29,8 @@ export interface ServiceConfig {
   limits: Limits
   /** Renderer cache directory (downloads). */
   cacheDir: string
+  /** AI image requests per minute, per key and model. */
+  rateLimits: RateLimits
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -50,6 +53,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxAttempts: 3,
     cacheDir: join(dataDir, 'cache'),
     ...overrides,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   }

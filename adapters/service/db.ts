@@ -42,6 +42,13 @@ const MIGRATIONS: string[] = [
      error TEXT, duration_ms INTEGER NOT NULL, PRIMARY KEY (delivery_id, attempt));
    CREATE TABLE idempotency (account_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, status INTEGER,
      response TEXT, created_at INTEGER NOT NULL, PRIMARY KEY (account_id, key));`,
+  `CREATE TABLE images (
+     id TEXT PRIMARY KEY, account_id TEXT NOT NULL, key_id TEXT NOT NULL, sandbox INTEGER NOT NULL, batch_id TEXT, item_index INTEGER,
+     render_job TEXT, status TEXT NOT NULL, model TEXT NOT NULL, provider TEXT, request TEXT NOT NULL, width INTEGER NOT NULL,
+     height INTEGER NOT NULL, url TEXT, credits_used REAL NOT NULL DEFAULT 0, error TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE INDEX images_batch ON images(batch_id, item_index);
+   CREATE INDEX images_pending ON images(status);
+   CREATE TABLE image_batches (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, created_at TEXT NOT NULL);`,
 ]
 
 /**

@@ -14,6 +14,7 @@ export type ServiceErrorCode =
   | 'E_INSUFFICIENT_CREDITS'
   | 'E_RATE_LIMITED'
   | 'E_IDEMPOTENCY_MISMATCH'
+  | 'E_CONTENT_MODERATED'
   | 'E_INTERNAL'
 
 /** A failure the service reports to its caller; the HTTP adapter maps `code` to a status. */

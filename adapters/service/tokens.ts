@@ -17,4 +17,5 @@ export const TOKENS = {
   Outbox: Symbol('Outbox'),
   Sender: Symbol('Sender'),
   Idempotency: Symbol('Idempotency'),
+  Images: Symbol('Images'),
 } as const

@@ -65,6 +65,8 @@ export class RenderWorker {
       const result = await this.renderer.render(edit, {
         out: join(dir, `${job.id}.${format}`),
         signal: controller.signal,
+        // AI assets in the edit are generated for (and charged to) the job's account.
+        owner: { accountId: job.accountId, keyId: job.keyId, sandbox: job.sandbox, admin: false, jobId: job.id },
         onProgress: (p: RenderProgress) => progress(p.stage === 'rendering' ? 'rendering' : p.stage, p.progress),
       })
       progress('saving', 0.98)

@@ -5,7 +5,7 @@ import { pluginError, RenderError, type Warning } from '../errors.js'
 import type { FontBook } from '../fonts.js'
 import { buildAudioMix, type Placement } from '../audio/graph.js'
 import { probe } from '../ffmpeg/probe.js'
-import type { AudioMix, OutputPlugin, PreparedAsset, Size } from '../plugin.js'
+import type { AudioMix, ImageRequest, OutputPlugin, PreparedAsset, Size } from '../plugin.js'
 import type { Registry } from '../registry.js'
 import { createGLContext, destroyGLContext } from '../render/gl-context.js'
 import { createGpu, type Gpu } from '../render/gpu.js'
@@ -59,6 +59,7 @@ export interface PlanContext {
   signal: AbortSignal
   /** Parallel `prepare` calls (downloads, probes). */
   concurrency: number
+  generateImage: (request: ImageRequest, ctx: { path: string; signal: AbortSignal; tmpDir: string }) => Promise<string>
 }
 
 /**
@@ -107,6 +108,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
           fonts,
           tmpDir,
           yAxis: ctx.yAxis,
+          generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
         })
       } catch (e) {
         throw pluginError('asset', plugin.name, 'prepare', e, `${path}.asset`)

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { imageSizeFromFile } from 'image-size/fromFile'
-import { defineAssetPlugin, ImageAssetSchema, RenderError, type Size } from '../../core/index.js'
+import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size } from '../../core/index.js'
+import { promptSize, promptModel } from './prompt-size.js'
 
 /** Pixel count above which a still is refused before decoding (a 20,000² PNG would need 1.6 GB). */
 const MAX_PIXELS = 100_000_000
@@ -15,22 +16,29 @@ export const image = defineAssetPlugin({
   name: 'image',
   schema: ImageAssetSchema,
   async prepare(params, ctx) {
-    if (!params.src) {
-      throw new RenderError('E_PLUGIN_NOT_FOUND', `${ctx.path}.asset: an image with a "prompt" needs an AI image provider; none is configured`, { path: `${ctx.path}.asset.prompt` })
+    if (!params.src && params.prompt) {
+      // Shotstack's AI form: the image comes from the image providers, sized by resolution × aspect ratio.
+      const size = promptSize(params.resolution, params.aspectRatio, ctx.frame)
+      return prepareStill(await ctx.generateImage({ prompt: params.prompt, model: promptModel(params.model, ctx), ...size }), ctx)
     }
-    const path = await ctx.load(params.src)
-    const size = await readSize(path, ctx.path)
-    return {
-      size,
-      static: true,
-      async open(gpu, need) {
-        const pixels = await decode(path, need, ctx.path)
-        const texture = gpu.texture(pixels, need.width, need.height)
-        return { frame: () => texture, close: () => gpu.release(texture) }
-      },
-    }
+    if (!params.src) throw new RenderError('E_TIMELINE_INVALID', `${ctx.path}.asset: an image needs "src" or "prompt"`, { path: `${ctx.path}.asset.src`, issues: [{ path: `${ctx.path}.asset.src`, message: 'is required (or give a prompt)' }] })
+    return prepareStill(await ctx.load(params.src), ctx)
   },
 })
+
+/** A still from a local file: the header gives the size now, pixels are decoded when the clip shows. */
+export async function prepareStill(path: string, ctx: PrepareContext): Promise<PreparedAsset> {
+  const size = await readSize(path, ctx.path)
+  return {
+    size,
+    static: true,
+    async open(gpu, need) {
+      const pixels = await decode(path, need, ctx.path)
+      const texture = gpu.texture(pixels, need.width, need.height)
+      return { frame: () => texture, close: () => gpu.release(texture) }
+    },
+  }
+}
 
 async function readSize(path: string, clip: string): Promise<Size> {
   let info: { width?: number; height?: number; orientation?: number }

@@ -1,0 +1,74 @@
+import * as v from 'valibot'
+import { ServiceError } from '../../service/errors.js'
+import { BatchRequestSchema, ImageRequestSchema } from '../../service/image-request.js'
+import type { ImageService } from '../../service/images.js'
+import type { KeyStore } from '../../service/keys.js'
+import { authenticate } from '../auth.js'
+import { parseBody, readJson } from '../body.js'
+import { defineRoutes } from '../route.js'
+import { ErrorBodySchema } from '../schemas.js'
+
+const ImageSchema = v.object({
+  id: v.string(), status: v.picklist(['queued', 'running', 'complete', 'failed']), url: v.nullable(v.string()), model: v.string(),
+  provider: v.nullable(v.string()), width: v.number(), height: v.number(), credits_used: v.number(), error: v.nullable(v.string()), created_at: v.string(),
+})
+const BatchSchema = v.object({
+  id: v.string(), status: v.picklist(['running', 'complete']), created_at: v.string(), credits_used: v.number(),
+  items: v.array(v.object({ index: v.number(), status: v.string(), image: v.nullable(ImageSchema), error: v.nullable(v.string()) })),
+})
+const err = { description: 'error', schema: ErrorBodySchema }
+
+/** `POST /v1/ai/image`, bulk generation, and reading images and batches back. */
+export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: number }) {
+  return defineRoutes([
+    {
+      method: 'post',
+      path: '/v1/ai/image',
+      summary: 'Generate one image',
+      description: 'Models and their rules: dall-e-3 (styles natural|vivid), flux (natural; negative_prompt), stable-diffusion (natural|artistic; negative_prompt; steps 20–50). Sizes from the seed\'s table. `provider` says who made it (`sandbox` for sandbox keys and unconfigured models).',
+      body: ImageRequestSchema,
+      responses: { 200: { description: 'the image', schema: ImageSchema }, 400: err, 401: err, 402: err, 422: { description: 'refused by the provider\'s content moderation', schema: ErrorBodySchema }, 429: err, 502: err, 504: err },
+      handler: async (event) => {
+        const p = authenticate(event, d.keys)
+        return d.images.generate(p, d.images.parse(await readJson(event, d.bodyLimit)))
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/ai/image/batch',
+      summary: 'Generate up to 20 images in the background',
+      description: 'Body `{ requests: [image request, …] }`. Every item is validated (paths `requests[i].field`) and its credits held up front; items run concurrently within the model rate limits; each ends with an `ai.complete` or `ai.failed` webhook.',
+      body: BatchRequestSchema,
+      responses: { 202: { description: 'accepted', schema: v.object({ batchId: v.string() }) }, 400: err, 401: err, 402: err },
+      handler: async (event) => {
+        const p = authenticate(event, d.keys)
+        const { requests } = parseBody(BatchRequestSchema, await readJson(event, d.bodyLimit))
+        const parsed = requests.map((r, i) => d.images.parse(r, `requests[${i}]`))
+        event.res.status = 202
+        return { batchId: d.images.submitBatch(p, parsed) }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/ai/image/batch/:id',
+      summary: 'A batch: each item\'s image or error',
+      responses: { 200: { description: 'the batch', schema: BatchSchema }, 401: err, 404: err },
+      handler: (event) => {
+        const batch = d.images.batch(authenticate(event, d.keys).accountId, event.context.params?.id ?? '')
+        if (!batch) throw new ServiceError('E_NOT_FOUND', `no batch ${event.context.params?.id}`)
+        return batch
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/ai/image/:id',
+      summary: 'One generated image',
+      responses: { 200: { description: 'the image', schema: ImageSchema }, 401: err, 404: err },
+      handler: (event) => {
+        const image = d.images.get(authenticate(event, d.keys).accountId, event.context.params?.id ?? '')
+        if (!image) throw new ServiceError('E_NOT_FOUND', `no image ${event.context.params?.id}`)
+        return image
+      },
+    },
+  ])
+}
