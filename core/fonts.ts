@@ -44,10 +44,12 @@ export function createFontBook(faces: readonly FontFace[] = [], fallback = 'Open
       byFamily.set(key, list)
     },
     match(family, weight = 400, style = 'normal') {
+      // Variable fonts' named instances carry an optical size ("DM Sans 9pt"); the family is the same.
+      family = family.replace(/\s+\d+(\.\d+)?pt$/i, '')
       let list = byFamily.get(familyKey(family))
       if (!list) {
         const split = splitWeightName(family)
-        list = byFamily.get(familyKey(split.family))
+        list = byFamily.get(familyKey(split.family.replace(/\s+\d+(\.\d+)?pt$/i, '')))
         if (split.weight) weight = split.weight
       }
       if (!list?.length) return undefined

@@ -21,6 +21,8 @@ export interface PrepareContext {
   readonly path: string
   /** Output frame size and rate. */
   readonly frame: Size & { fps: number }
+  /** The clip's own box (`width`/`height` on the clip), when it has one: text and html lay out in it. */
+  readonly box?: Size
   readonly signal: AbortSignal
   /** Fetches `src` through the loader plugins (http, file, …) and returns a local file path. */
   load(src: string): Promise<string>
@@ -34,6 +36,11 @@ export interface PrepareContext {
   readonly yAxis: 'down' | 'up'
   /** Generates an image through the image providers (AI assets in timelines); returns a local file path. */
   generateImage(request: ImageRequest): Promise<string>
+  /**
+   * The clip with this `alias`, for `alias://` sources (captions of a voice-over): its asset as written, and
+   * how many seconds after this clip it starts (0 when either start is `auto`/`alias://`).
+   */
+  alias(name: string): { asset: { type: string; [key: string]: unknown }; offset: number } | undefined
 }
 
 /** The result of `prepare`: cheap facts known up front, and how to start producing pixels. */
@@ -44,6 +51,10 @@ export interface PreparedAsset {
   readonly duration?: number
   /** True when every frame shows the same pixels: the compositor may reuse the previous frame. */
   readonly static?: boolean
+  /** Effect used when the clip names none (image-to-video's slow zoom). */
+  readonly defaultEffect?: string
+  /** A luma matte: not drawn itself, it masks the content clip it overlaps on its own track. */
+  readonly luma?: boolean
   /**
    * Fit used when the clip names none. Shotstack fills the frame (`crop`) for media, but lays out boxes with
    * their own pixel size (html, text, shapes) unscaled, so those plugins say `none`.
@@ -93,17 +104,28 @@ export interface LayerState {
   rotate: number
   skewX: number
   skewY: number
-  /** Visible window of the layer in its own 0..1 coordinates (reveal/wipe masks). */
+  /** Visible window of the layer in its own 0..1 coordinates (reveal masks). */
   clipLeft: number
   clipRight: number
   clipTop: number
   clipBottom: number
+  /** Soft-edged horizontal wipe: 0 off, 1 uncovering from the left, -1 from the right. */
+  wipeFrom: number
+  /** How far the wipe's edge has travelled across the layer (0..1 + softness). */
+  wipePosition: number
+  /** Width of the wipe's soft edge, in layer widths. */
+  wipeSoftness: number
 }
 
 /** The hot half of a transition or effect. */
 export interface CompiledMotion {
   /** HOT: `progress` runs 0 → 1 across the transition (or the clip, for effects). Mutate `layer` only. */
   apply(layer: LayerState, progress: number): void
+  /**
+   * HOT, for whole-frame (GLSL) transitions: draws the transition between `from` (the frame without the
+   * layer) and `to` (with it) over the current frame. `progress` runs 0 → 1 towards `to`.
+   */
+  blend?(from: Texture, to: Texture, progress: number): void
   dispose?(): void
 }
 

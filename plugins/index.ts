@@ -5,6 +5,8 @@ import { builtinFits } from './fits/index.js'
 import { builtinLoaders, type HttpLoaderOptions } from './loaders/index.js'
 import { builtinOutputs } from './outputs/index.js'
 import { builtinTransitions } from './transitions/index.js'
+import { builtinEffects } from './effects/index.js'
+import { builtinFilters } from './filters/index.js'
 
 export interface BuiltinOptions {
   http?: HttpLoaderOptions
@@ -18,10 +20,12 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
   // Models no configured provider serves are answered by the sandbox generator.
   const served = new Set(providers.flatMap((p) => p.models))
   const sandbox = sandboxProvider.models.every((m) => served.has(m)) ? [] : [{ ...sandboxProvider, models: sandboxProvider.models.filter((m) => !served.has(m)) }]
-  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinOutputs, ...builtinLoaders(opts.http), ...providers, ...sandbox] as Plugin[]
+  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders(opts.http), ...providers, ...sandbox] as Plugin[]
 }
 
 export { builtinFonts, DEFAULT_FONT } from './fonts/builtin.js'
-export { builtinAssets, builtinFits, builtinTransitions, builtinOutputs, builtinLoaders }
+export { builtinAssets, builtinFits, builtinTransitions, builtinEffects, builtinFilters, builtinOutputs, builtinLoaders }
+export { defineGlslTransition } from './transitions/index.js'
+export type { GlslTransitionOptions } from './transitions/index.js'
 export * from './webhooks/index.js'
 export * from './providers/index.js'

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what reelforge needs, skipping whatever is already there (fast when nothing is missing):
-#   1. Debian packages: ffmpeg, Xvfb + Mesa (headless-gl's display), the toolchain gl@8 builds with.
+#   1. Debian packages: ffmpeg, Xvfb + Mesa (headless-gl's display), the toolchain gl@8 builds with,
+#      espeak-ng (the local text-to-speech voice).
 #   2. npm dependencies (npm ci), when package-lock.json changed since the last install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3)
+packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3 espeak-ng)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

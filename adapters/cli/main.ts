@@ -7,6 +7,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   serve: async (argv) => (await import('./serve.js')).serveCommand(argv),
   keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
   wallet: async (argv) => (await import('./wallet.js')).walletCommand(argv),
+  compat: async (argv) => (await import('./compat.js')).compatCommand(argv),
 }
 
 const USAGE = `reelforge — video composition from Shotstack-style JSON timelines
@@ -17,6 +18,7 @@ usage:
   reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
   reelforge keys list | revoke <id>
   reelforge wallet deposit <amount> --key KEY   add prepaid credits
+  reelforge compat <dir> [--full]               render a folder of Shotstack edits offline, checking each
 `
 
 /** CLI entry: `reelforge <command> [...]`. */

@@ -17,6 +17,10 @@ export interface LayerPlan {
   type: string
   /** Track index; 0 is the top layer. */
   track: number
+  /** `luma` layers are not drawn: they mask the content layer that lists them in `lumas`. */
+  role: 'content' | 'luma'
+  /** Luma mattes masking this layer while they are on screen. */
+  lumas: LayerPlan[]
   /** Draw order key: lower draws first (bottom tracks, then earlier clips). */
   order: number
   start: number
@@ -73,6 +77,8 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
   const layer: LayerPlan = {
     ...at,
     type: clip.asset.type,
+    role: asset.luma ? 'luma' : 'content',
+    lumas: [],
     startFrame: Math.round(at.start * fps),
     endFrame: Math.round((at.start + at.length) * fps),
     asset,
@@ -93,9 +99,10 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
   }
   layer.transitionIn = transition(clip.transition?.in, 'in', at, ctx)
   layer.transitionOut = transition(clip.transition?.out, 'out', at, ctx)
-  if (clip.effect) {
-    const { base, speed } = splitSpeed(clip.effect)
-    const plugin = registry.find('effect', clip.effect) ?? registry.get('effect', base, `${at.path}.effect`)
+  const effect = clip.effect ?? asset.defaultEffect
+  if (effect) {
+    const { base, speed } = splitSpeed(effect)
+    const plugin = registry.find('effect', effect) ?? registry.get('effect', base, `${at.path}.effect`)
     try {
       layer.effect = plugin.compile({ speed: speed === 'VeryFast' ? 'Fast' : speed, length: at.length, fitted: layer.fitted, frame })
     } catch (e) {

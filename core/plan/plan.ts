@@ -96,12 +96,14 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
 
     // 3. Prepare every asset, a few at a time.
     const clips = edit.timeline.tracks.flatMap((track, t) => track.clips.map((clip, c) => ({ clip, t, c, path: `timeline.tracks[${t}].clips[${c}]` })))
+    const aliases = new Map(clips.filter(({ clip }) => clip.alias).map(({ clip }) => [clip.alias!, clip]))
     await forEachLimited(clips, ctx.concurrency, async ({ clip, path }, i) => {
       const plugin = registry.get('asset', clip.asset.type, `${path}.asset.type`)
       try {
         prepared[i] = await plugin.prepare(clip.asset, {
           path,
           frame: { ...frame, fps },
+          box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
           signal,
           load: (src) => load(src, `${path}.asset`),
           warn: (message) => warnings.push({ path: `${path}.asset`, message }),
@@ -109,6 +111,13 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
           tmpDir,
           yAxis: ctx.yAxis,
           generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
+          alias: (name) => {
+            const target = aliases.get(name)
+            if (!target) return undefined
+            // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
+            const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
+            return { asset: target.asset, offset }
+          },
         })
       } catch (e) {
         throw pluginError('asset', plugin.name, 'prepare', e, `${path}.asset`)
@@ -155,6 +164,12 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       if (asset.size) layers.push(buildLayer(clip, at, asset as PreparedAsset & { size: Size }, { registry, gpu: gpu!, frame, fps, yAxis: ctx.yAxis, filters }))
     })
     layers.sort((a, b) => a.order - b.order)
+    // A luma matte masks the first content clip it overlaps on its own track (Shotstack's editor does the same).
+    for (const luma of layers.filter((l) => l.role === 'luma')) {
+      const target = layers.filter((l) => l.role === 'content' && l.track === luma.track && l.startFrame < luma.endFrame && luma.startFrame < l.endFrame).sort((a, b) => a.id - b.id)[0]
+      if (target) target.lumas.push(luma)
+      else warnings.push({ path: `${luma.path}.asset`, message: 'this luma matte overlaps no clip on its track, so it masks nothing' })
+    }
 
     // 8. Painter (one program per distinct filter).
     painter = createPainter(gpu, parseColor(edit.timeline.background ?? '#000000'), filters)

@@ -27,7 +27,7 @@ export interface LoopOptions {
   onFrame?: (frame: number, rgba: Uint8Array) => void
 }
 
-const KEY_FIELDS = 13
+const KEY_FIELDS = 15
 
 /**
  * The hot loop: for each frame, evaluate every visible layer's state, draw, read back, hand to the sink.
@@ -41,7 +41,28 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps)
   const state = neutralState()
   const matrix: Affine = [0, 0, 0, 0, 0, 0]
-  const call: DrawCall = { texture: undefined!, matrix, opacity: 1, quad: [0, 0, 1, 1], uv: [0, 0, 1, 1], filter: -1 }
+  const call: DrawCall = { texture: undefined!, matrix, opacity: 1, quad: [0, 0, 1, 1], uv: [0, 0, 1, 1], filter: -1, wipe: [0, 0, 0, 0] }
+  const lumaState = neutralState()
+  const lumaMatrix: Affine = [0, 0, 0, 0, 0, 0]
+
+  /** The luma matte masking `layer` at time `t`, drawn offscreen, or undefined. */
+  async function lumaMask(live: Awaited<ReturnType<Scheduler['at']>>, layer: LayerPlan, t: number) {
+    if (!layer.lumas.length) return undefined
+    const entry = live.find((l) => l.layer.role === 'luma' && layer.lumas.includes(l.layer))
+    if (!entry) return undefined
+    const local = t - entry.layer.start
+    const pending = entry.source.frame(local)
+    const texture = pending instanceof Promise ? await pending : pending
+    if (!texture) return undefined
+    evaluate(entry.layer, local, lumaState)
+    layerMatrix(frame, entry.layer.fitted, entry.layer.position, lumaState, lumaMatrix)
+    const mask = painter.offscreen(() =>
+      painter.draw({ texture, matrix: lumaMatrix, opacity: 1, quad: entry.layer.quad, uv: entry.layer.uv, filter: -1, wipe: [0, 0, 0, 0] }),
+    )
+    painter.reset()
+    return mask
+  }
+
   let key = new Float64Array(64)
   let prevKey = new Float64Array(64)
   let prevCount = -1
@@ -79,8 +100,11 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
         key[k + 10] = state.clipRight
         key[k + 11] = state.clipTop
         key[k + 12] = state.clipBottom
+        key[k + 13] = state.wipeFrom
+        key[k + 14] = state.wipePosition
         if (reusable) {
-          if (layer.asset.static !== true) reusable = false
+          // A GLSL transition changes the frame without changing the layer's state.
+          if (layer.asset.static !== true || glslTransition(layer, t - layer.start)) reusable = false
           else for (let f = k; f < k + KEY_FIELDS; f++) if (key[f] !== prevKey[f]) reusable = false
         }
       }
@@ -92,12 +116,17 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
         painter.begin()
         for (let j = 0; j < live.length; j++) {
           const { layer, source } = live[j]!
+          if (layer.role === 'luma') continue // drawn only as the matte of its content layer
           const local = t - layer.start
           evaluate(layer, local, state)
           if (state.opacity <= 0 || state.clipRight <= state.clipLeft || state.clipBottom <= state.clipTop) continue
           const pending = source.frame(local)
           const texture = pending instanceof Promise ? await pending : pending
           if (!texture) continue // e.g. a video that ended before its clip: nothing to draw
+          // A whole-frame (GLSL) transition needs the frame without the layer, then with it.
+          const blend = glslTransition(layer, local)
+          const without = blend ? painter.snapshot(0) : undefined
+          call.mask = await lumaMask(live, layer, t)
           call.texture = texture
           layerMatrix(frame, layer.fitted, layer.position, state, matrix)
           call.opacity = Math.min(1, state.opacity)
@@ -107,7 +136,17 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
           call.quad[3] = Math.min(layer.quad[3], state.clipBottom)
           call.uv = layer.uv
           call.filter = layer.filter
+          call.wipe[0] = state.wipeFrom === 0 ? 0 : 1
+          call.wipe[1] = state.wipePosition
+          call.wipe[2] = state.wipeSoftness
+          call.wipe[3] = state.wipeFrom
           painter.draw(call)
+          if (blend && without) {
+            const withLayer = painter.snapshot(1)
+            if (blend.direction === 'in') blend.motion.blend!(without, withLayer, blend.progress)
+            else blend.motion.blend!(withLayer, without, blend.progress)
+            painter.reset()
+          }
         }
         buffer = await pool.acquire()
         painter.read(buffer)
@@ -156,6 +195,9 @@ export function evaluate(layer: LayerPlan, t: number, s: ReturnType<typeof neutr
   s.clipTop = 0
   s.clipRight = 1
   s.clipBottom = 1
+  s.wipeFrom = 0
+  s.wipePosition = 0
+  s.wipeSoftness = 0
   if (layer.effect) layer.effect.apply(s, clamp01(t / layer.length))
   const tin = layer.transitionIn
   if (tin && t < tin.duration) tin.motion.apply(s, clamp01(t / tin.duration))
@@ -164,3 +206,12 @@ export function evaluate(layer: LayerPlan, t: number, s: ReturnType<typeof neutr
 }
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x)
+
+/** The GLSL transition running on `layer` at local time `t`, with its progress, if any. */
+function glslTransition(layer: LayerPlan, t: number) {
+  const tin = layer.transitionIn
+  if (tin?.motion.blend && t < tin.duration) return { motion: tin.motion, direction: 'in' as const, progress: clamp01(t / tin.duration) }
+  const tout = layer.transitionOut
+  if (tout?.motion.blend && t > layer.length - tout.duration) return { motion: tout.motion, direction: 'out' as const, progress: clamp01((t - (layer.length - tout.duration)) / tout.duration) }
+  return undefined
+}

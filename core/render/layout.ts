@@ -14,7 +14,7 @@ export const anchorOf = (position: Position): [number, number] => ANCHORS[positi
 
 /** A fresh state with nothing applied. */
 export function neutralState(): LayerState {
-  return { opacity: 1, offsetX: 0, offsetY: 0, scale: 1, zoom: 1, rotate: 0, skewX: 0, skewY: 0, clipLeft: 0, clipRight: 1, clipTop: 0, clipBottom: 1 }
+  return { opacity: 1, offsetX: 0, offsetY: 0, scale: 1, zoom: 1, rotate: 0, skewX: 0, skewY: 0, clipLeft: 0, clipRight: 1, clipTop: 0, clipBottom: 1, wipeFrom: 0, wipePosition: 0, wipeSoftness: 0 }
 }
 
 /**

@@ -9,21 +9,39 @@ uniform vec2 uFrame;
 uniform vec4 uQuad;    // visible part of the unit square (x0, y0, x1, y1)
 uniform vec4 uUV;      // texture window (u0, v0, u1, v1) the unit square maps to
 varying vec2 vUV;
+varying vec2 vQ;
 void main() {
   vec2 q = mix(uQuad.xy, uQuad.zw, aUnit);
   vec2 p = vec2(dot(uM0, vec3(q, 1.0)), dot(uM1, vec3(q, 1.0)));
   // Pixel row 0 goes to clip-space y = -1, the first row readPixels returns: frames come out top row first.
   gl_Position = vec4(p / uFrame * 2.0 - 1.0, 0.0, 1.0);
   vUV = mix(uUV.xy, uUV.zw, q);
+  vQ = q;
 }`
 
-const FRAGMENT = (filter: string) => `
+/**
+ * The layer shader: texture → filter (`look`) → soft wipe edge → luma mask → opacity, all premultiplied.
+ * `uTex`, `vUV` and `uTexel` (one texel in UV) are in scope for filters that sample neighbours (blur).
+ */
+const FRAGMENT = (filter: string, masked: boolean) => `
 precision mediump float;
 uniform sampler2D uTex;
+uniform vec2 uTexel;
 uniform float uOpacity;
+uniform vec4 uWipe;    // (enabled, position 0..1 along x, softness, direction: 1 from left, -1 from right)
+${masked ? 'uniform sampler2D uMask;\nuniform vec2 uFrame2;' : ''}
 varying vec2 vUV;
+varying vec2 vQ;
 vec4 look(vec4 c) { ${filter} }
-void main() { gl_FragColor = look(texture2D(uTex, vUV)) * uOpacity; }`
+void main() {
+  vec4 c = look(texture2D(uTex, vUV));
+  if (uWipe.x > 0.5) {
+    float x = uWipe.w > 0.0 ? vQ.x : 1.0 - vQ.x;
+    c *= 1.0 - smoothstep(uWipe.y - uWipe.z, uWipe.y, x);
+  }
+  ${masked ? 'vec4 m = texture2D(uMask, gl_FragCoord.xy / uFrame2); c *= dot(m.rgb, vec3(0.2126, 0.7152, 0.0722));' : ''}
+  gl_FragColor = c * uOpacity;
+}`
 
 /** Per-draw parameters; reused between frames to avoid allocation. */
 export interface DrawCall {
@@ -36,12 +54,22 @@ export interface DrawCall {
   uv: [number, number, number, number]
   /** Index of a filter program from `filters`, or -1. */
   filter: number
+  /** Soft-edged wipe: [enabled, position, softness, direction]. */
+  wipe: [number, number, number, number]
+  /** A frame-sized luma matte (black hides, white shows), or undefined. */
+  mask?: Texture
 }
 
 /** Draws textured quads with premultiplied-alpha blending and reads frames back. One per render. */
 export interface Painter {
   begin(): void
   draw(call: DrawCall): void
+  /** Copies the frame drawn so far into scratch texture `slot` (0 or 1), for multi-pass effects. */
+  snapshot(slot: 0 | 1): Texture
+  /** Renders `fn`'s draws into the luma scratch target (cleared to black) and returns it as a texture. */
+  offscreen(fn: () => void): Texture
+  /** Forget cached GL state after another program drew (GLSL transitions). */
+  reset(): void
   /** HOT: reads the frame into `into` (width·height·4 bytes), top row first. */
   read(into: Uint8Array): void
   dispose(): void
@@ -54,57 +82,116 @@ export interface Painter {
 export function createPainter(gpu: Gpu, background: [number, number, number, number], filters: readonly string[] = []): Painter {
   const { gl, frame } = gpu
   const sources = ['return c;', ...filters]
-  const programs = sources.map((body) => {
-    const program = gpu.program(VERTEX, FRAGMENT(body))
+  const programs = new Map<string, ReturnType<typeof compile>>()
+  const compile = (body: string, masked: boolean) => {
+    const program = gpu.program(VERTEX, FRAGMENT(body, masked))
     const u = (name: string) => gl.getUniformLocation(program, name)
-    return { program, aUnit: gl.getAttribLocation(program, 'aUnit'), m0: u('uM0'), m1: u('uM1'), frame: u('uFrame'), quad: u('uQuad'), uv: u('uUV'), opacity: u('uOpacity'), tex: u('uTex') }
-  })
+    return {
+      program, masked, aUnit: gl.getAttribLocation(program, 'aUnit'), m0: u('uM0'), m1: u('uM1'), frame: u('uFrame'), frame2: u('uFrame2'), quad: u('uQuad'), uv: u('uUV'),
+      opacity: u('uOpacity'), tex: u('uTex'), texel: u('uTexel'), wipe: u('uWipe'), mask: u('uMask'),
+    }
+  }
+  // Programs are compiled at plan time: unmasked for every filter now, masked ones on first use.
+  const programFor = (filter: number, masked: boolean) => {
+    const key = `${filter}:${masked}`
+    let p = programs.get(key)
+    if (!p) programs.set(key, (p = compile(sources[filter + 1]!, masked)))
+    return p
+  }
+  sources.forEach((_, i) => programFor(i - 1, false))
+
   const buffer = gl.createBuffer()
   gl.bindBuffer(gl.ARRAY_BUFFER, buffer)
   gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]), gl.STATIC_DRAW)
-  gl.viewport(0, 0, frame.width, frame.height)
-  gl.disable(gl.DEPTH_TEST)
-  gl.enable(gl.BLEND)
-  gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
-  gl.activeTexture(gl.TEXTURE0)
-  let current = -1
+  const scratch: (Texture | undefined)[] = [undefined, undefined, undefined]
+  const scratchTexture = (i: number) => (scratch[i] ??= gpu.texture(null, frame.width, frame.height))
+  let maskFbo: WebGLFramebuffer | undefined
+  let current: ReturnType<typeof compile> | undefined
 
-  const use = (index: number) => {
-    if (index === current) return
-    current = index
-    const p = programs[index]!
+  const setup = () => {
+    gl.viewport(0, 0, frame.width, frame.height)
+    gl.disable(gl.DEPTH_TEST)
+    gl.enable(gl.BLEND)
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+    gl.activeTexture(gl.TEXTURE0)
+    current = undefined
+  }
+  setup()
+
+  const use = (p: ReturnType<typeof compile>) => {
+    if (p === current) return
+    current = p
     gl.useProgram(p.program)
     gl.bindBuffer(gl.ARRAY_BUFFER, buffer)
     gl.enableVertexAttribArray(p.aUnit)
     gl.vertexAttribPointer(p.aUnit, 2, gl.FLOAT, false, 0, 0)
     gl.uniform2f(p.frame, frame.width, frame.height)
     gl.uniform1i(p.tex, 0)
+    if (p.masked) {
+      gl.uniform2f(p.frame2, frame.width, frame.height)
+      gl.uniform1i(p.mask, 1)
+    }
   }
 
-  return {
+  const painter: Painter = {
     begin() {
       gl.bindFramebuffer(gl.FRAMEBUFFER, null)
+      setup()
       gl.clearColor(background[0], background[1], background[2], background[3])
       gl.clear(gl.COLOR_BUFFER_BIT)
     },
     draw(c) {
-      use(c.filter + 1)
-      const p = programs[c.filter + 1]!
+      const p = programFor(c.filter, !!c.mask)
+      use(p)
       const m = c.matrix
       gl.uniform3f(p.m0, m[0], m[2], m[4])
       gl.uniform3f(p.m1, m[1], m[3], m[5])
       gl.uniform4f(p.quad, c.quad[0], c.quad[1], c.quad[2], c.quad[3])
       gl.uniform4f(p.uv, c.uv[0], c.uv[1], c.uv[2], c.uv[3])
       gl.uniform1f(p.opacity, c.opacity)
+      gl.uniform2f(p.texel, 1 / c.texture.width, 1 / c.texture.height)
+      gl.uniform4f(p.wipe, c.wipe[0], c.wipe[1], c.wipe[2], c.wipe[3])
+      if (c.mask) {
+        gl.activeTexture(gl.TEXTURE1)
+        gl.bindTexture(gl.TEXTURE_2D, c.mask.handle)
+        gl.activeTexture(gl.TEXTURE0)
+      }
       gl.bindTexture(gl.TEXTURE_2D, c.texture.handle)
       gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4)
+    },
+    snapshot(slot) {
+      const t = scratchTexture(slot)
+      gl.bindTexture(gl.TEXTURE_2D, t.handle)
+      gl.copyTexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, 0, 0, frame.width, frame.height)
+      return t
+    },
+    offscreen(fn) {
+      const t = scratchTexture(2)
+      if (!maskFbo) {
+        maskFbo = gl.createFramebuffer()!
+        gl.bindFramebuffer(gl.FRAMEBUFFER, maskFbo)
+        gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.handle, 0)
+      }
+      gl.bindFramebuffer(gl.FRAMEBUFFER, maskFbo)
+      gl.clearColor(0, 0, 0, 1)
+      gl.clear(gl.COLOR_BUFFER_BIT)
+      fn()
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null)
+      return t
+    },
+    reset() {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null)
+      setup()
     },
     read(into) {
       gl.readPixels(0, 0, frame.width, frame.height, gl.RGBA, gl.UNSIGNED_BYTE, into)
     },
     dispose() {
-      for (const p of programs) gl.deleteProgram(p.program)
+      for (const p of programs.values()) gl.deleteProgram(p.program)
+      for (const t of scratch) if (t) gpu.release(t)
+      if (maskFbo) gl.deleteFramebuffer(maskFbo)
       gl.deleteBuffer(buffer)
     },
   }
+  return painter
 }

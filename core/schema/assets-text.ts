@@ -64,6 +64,7 @@ export const TextAssetSchema = v.object({
 
 const RichFont = v.object({
   family: v.optional(v.string()),
+  style: v.optional(oneOf(['normal', 'italic', 'oblique'] as const)),
   size: v.optional(num(1, 500)),
   weight: v.optional(Weight),
   color: v.optional(Color),
@@ -113,6 +114,8 @@ export const RichTextAssetSchema = v.object({
     v.object({
       preset: oneOf(['fadeIn', 'slideIn', 'typewriter', 'ascend', 'shift', 'movingLetters'] as const),
       duration: v.optional(num(0.1, 30)),
+      /** Studio's playback-rate multiplier: the animation lasts `duration / speed`. */
+      speed: v.optional(num(0.01, 100)),
       style: v.optional(oneOf(['character', 'word'] as const)),
       direction: v.optional(oneOf(['left', 'right', 'up', 'down'] as const)),
     }),
@@ -149,6 +152,29 @@ export const RichCaptionAssetSchema = v.object({
   type: v.literal('rich-caption'),
   src: Src,
   ...RICH_STYLING,
-  active: v.optional(v.unknown()),
-  animation: v.optional(v.object({ style: v.string(), direction: v.optional(oneOf(['left', 'right', 'up', 'down'] as const)) })),
+  active: v.optional(
+    v.object({
+      font: v.optional(
+        v.object({
+          family: v.optional(v.string()),
+          weight: v.optional(Weight),
+          color: v.optional(Color),
+          background: v.optional(Color),
+          opacity: v.optional(num(0, 1)),
+          size: v.optional(num(1, 500)),
+          textDecoration: v.optional(oneOf(['none', 'underline', 'line-through'] as const)),
+        }),
+      ),
+      stroke: v.optional(v.union([v.literal('none'), StrokeSchema])),
+      shadow: v.optional(v.union([v.literal('none'), ShadowSchema])),
+    }),
+  ),
+  animation: v.optional(
+    v.object({
+      style: oneOf(['karaoke', 'highlight', 'pop', 'fade', 'slide', 'bounce', 'typewriter', 'none'] as const),
+      direction: v.optional(oneOf(['left', 'right', 'up', 'down'] as const)),
+    }),
+  ),
+  width: v.optional(num(1)),
+  height: v.optional(num(1)),
 })

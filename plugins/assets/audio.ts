@@ -1,13 +1,23 @@
 import { AudioAssetSchema, defineAssetPlugin, probe, RenderError } from '../../core/index.js'
+import { prepareSpeech } from './text-to-speech.js'
 
-/** `audio`: a sound file mixed at the clip's time, with `trim`, `speed`, `volume` (or tween) and `effect`. */
+/**
+ * `audio`: a sound file mixed at the clip's time, with `trim`, `speed`, `volume` (or tween) and `effect`;
+ * or, with `prompt` and `voice`, that prompt spoken by the local speech engine.
+ */
 export const audio = defineAssetPlugin({
   kind: 'asset',
   name: 'audio',
   schema: AudioAssetSchema,
   async prepare(params, ctx) {
     const where = `${ctx.path}.asset`
-    if (!params.src) throw new RenderError('E_PLUGIN_NOT_FOUND', `${where}: audio with a "prompt" needs a voice or music provider; none is configured`, { path: `${where}.prompt` })
+    if (!params.src && params.prompt !== undefined) {
+      // Shotstack's AI form: with a voice it is speech (spoken locally); without one, music, which needs a provider.
+      if (params.voice) return prepareSpeech({ ...params, text: params.prompt }, ctx)
+      ctx.warn('music generation from a prompt needs a music provider, which is not configured; the clip is silent')
+      return { size: null, duration: params.musicLengthMs !== undefined ? params.musicLengthMs / 1000 : undefined }
+    }
+    if (!params.src) throw new RenderError('E_TIMELINE_INVALID', `${where}: audio needs "src" or "prompt"`, { path: `${where}.src`, issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }] })
     const path = await ctx.load(params.src)
     const info = await probe(path, { signal: ctx.signal }).catch((e: Error) => {
       throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: not a readable media file (${e.message})`, { path: `${where}.src` })

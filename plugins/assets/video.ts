@@ -1,4 +1,6 @@
-import { defineAssetPlugin, probe, RawVideoDecoder, RenderError, VideoAssetSchema, type ProbedStream } from '../../core/index.js'
+import { defineAssetPlugin, probe, RawVideoDecoder, RenderError, VideoAssetSchema, type Animatable, type PrepareContext, type PreparedAsset, type Probe, type ProbedStream } from '../../core/index.js'
+import { prepareStill } from './image.js'
+import { promptModel, promptSize } from './prompt-size.js'
 
 /**
  * `video`: frames from a native ffmpeg decoder per clip (a source used twice gets two decoders). ffmpeg
@@ -12,58 +14,78 @@ export const video = defineAssetPlugin({
   schema: VideoAssetSchema,
   async prepare(params, ctx) {
     const where = `${ctx.path}.asset`
-    if (!params.src) throw new RenderError('E_PLUGIN_NOT_FOUND', `${where}: a video with a "prompt" needs an AI video provider; none is configured`, { path: `${where}.prompt` })
+    if (!params.src && params.prompt) {
+      // Shotstack's AI form: no video model here, so a still of the prompt (or of `inputSrc`) with a slow zoom.
+      ctx.warn('video generation needs an AI video provider, which is not configured; a still image with a slow zoom stands in')
+      const size = promptSize(undefined, params.aspectRatio, ctx.frame)
+      const still = params.inputSrc ? await ctx.load(params.inputSrc) : await ctx.generateImage({ prompt: params.prompt, model: promptModel(undefined, ctx), ...size })
+      const seconds = Number(params.duration)
+      return { ...(await prepareStill(still, ctx)), defaultEffect: 'zoomInSlow', static: false, duration: seconds > 0 ? seconds : undefined }
+    }
+    if (!params.src) throw new RenderError('E_TIMELINE_INVALID', `${where}: a video needs "src" or "prompt"`, { path: `${where}.src`, issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }] })
     const path = await ctx.load(params.src)
-    const info = await probe(path, { signal: ctx.signal }).catch((e: Error) => {
-      throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: not a readable media file (${e.message})`, { path: `${where}.src` })
-    })
-    // A still picture (however it is named) or cover art is not a video.
-    const still = /_pipe$|^image2$/.test(info.format)
-    const stream = still ? undefined : info.streams.find((s) => s.type === 'video' && !s.attachedPic)
-    if (!stream?.width || !stream.height) {
-      throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} is not a video (${still ? `a ${info.format.replace(/_pipe$/, '')} image` : 'no video stream'})`, { path: `${where}.src` })
-    }
-    let speed = params.speed ?? 1
-    if (speed <= 0) {
-      ctx.warn('speed 0 is not playable; using 1')
-      speed = 1
-    }
-    const trim = params.trim ?? 0
-    const fileDuration = info.duration ?? stream.duration ?? 0
-    if (trim >= fileDuration && fileDuration > 0) ctx.warn(`trim ${trim} s is past the end of the ${fileDuration.toFixed(2)} s source; the clip shows nothing`)
-    const rotated = Math.abs(stream.rotation ?? 0) % 180 === 90
-    const size = rotated ? { width: stream.height, height: stream.width } : { width: stream.width, height: stream.height }
-    const hasAudio = info.streams.some((s) => s.type === 'audio')
-    const fps = ctx.frame.fps
-    return {
-      size,
-      duration: Math.max(0, fileDuration - trim) / speed,
-      audio: hasAudio ? { path, trim, speed, volume: params.volume ?? 1, effect: params.volumeEffect, duration: Math.max(0, fileDuration - trim) } : undefined,
-      async open(gpu, need, from) {
-        // Starting mid-clip (a render range): seek there instead of decoding from `trim`.
-        const skip = Math.round(from * fps)
-        const decoder = new RawVideoDecoder({ path, trim: trim + (skip / fps) * speed, speed, fps, width: need.width, height: need.height, label: `${where}.src`, ...alphaOptions(stream) })
-        const texture = gpu.texture(null, need.width, need.height)
-        let shown: Uint8Array | null = null
-        const upload = (data: Uint8Array | null) => {
-          if (!data) return null
-          if (data !== shown) gpu.update(texture, (shown = data))
-          return texture
-        }
-        return {
-          frame(t) {
-            const data = decoder.frame(Math.max(0, Math.round(t * fps) - skip))
-            return data instanceof Promise ? data.then(upload) : upload(data)
-          },
-          close() {
-            decoder.close()
-            gpu.release(texture)
-          },
-        }
-      },
-    }
+    return prepareVideo(path, await probeMedia(path, params.src, ctx), { src: params.src, trim: params.trim, speed: params.speed, volume: params.volume, volumeEffect: params.volumeEffect }, ctx)
   },
 })
+
+/** ffprobe of a loaded source; an unreadable file fails naming the clip. */
+export async function probeMedia(path: string, src: string, ctx: PrepareContext): Promise<Probe> {
+  return probe(path, { signal: ctx.signal }).catch((e: Error) => {
+    throw new RenderError('E_ASSET_UNREADABLE', `${ctx.path}.asset.src: not a readable media file (${e.message})`, { path: `${ctx.path}.asset.src`, src })
+  })
+}
+
+/** A still picture (however it is named) as ffprobe reports it. */
+export const isStill = (info: Probe) => /_pipe$|^image2$/.test(info.format)
+
+/** A decoded-video clip: frames from one native ffmpeg decoder per clip, and its sound. */
+export function prepareVideo(path: string, info: Probe, params: { src?: string; trim?: number; speed?: number; volume?: Animatable; volumeEffect?: 'none' | 'fadeIn' | 'fadeOut' | 'fadeInFadeOut' }, ctx: PrepareContext): PreparedAsset {
+  const where = `${ctx.path}.asset`
+  // A still picture (however it is named) or cover art is not a video.
+  const still = isStill(info)
+  const stream = still ? undefined : info.streams.find((s) => s.type === 'video' && !s.attachedPic)
+  if (!stream?.width || !stream.height) {
+    throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src ?? path} is not a video (${still ? `a ${info.format.replace(/_pipe$/, '')} image` : 'no video stream'})`, { path: `${where}.src` })
+  }
+  const speed = params.speed ?? 1
+  // Speed 0 is a freeze frame: the picture at `trim` for the whole clip, silent (Shotstack Studio's "0x").
+  const frozen = speed <= 0
+  const trim = params.trim ?? 0
+  const fileDuration = info.duration ?? stream.duration ?? 0
+  if (trim >= fileDuration && fileDuration > 0) ctx.warn(`trim ${trim} s is past the end of the ${fileDuration.toFixed(2)} s source; the clip shows nothing`)
+  const rotated = Math.abs(stream.rotation ?? 0) % 180 === 90
+  const size = rotated ? { width: stream.height, height: stream.width } : { width: stream.width, height: stream.height }
+  const hasAudio = info.streams.some((s) => s.type === 'audio')
+  const fps = ctx.frame.fps
+  return {
+    size,
+    duration: frozen ? undefined : Math.max(0, fileDuration - trim) / speed,
+    static: frozen,
+    audio: hasAudio && !frozen ? { path, trim, speed, volume: params.volume ?? 1, effect: params.volumeEffect, duration: Math.max(0, fileDuration - trim) } : undefined,
+    async open(gpu, need, from) {
+      // Starting mid-clip (a render range): seek there instead of decoding from `trim`.
+      const skip = frozen ? 0 : Math.round(from * fps)
+      const decoder = new RawVideoDecoder({ path, trim: trim + (skip / fps) * speed, speed: frozen ? 1 : speed, fps, width: need.width, height: need.height, label: `${where}.src`, frames: frozen ? 1 : undefined, ...alphaOptions(stream) })
+      const texture = gpu.texture(null, need.width, need.height)
+      let shown: Uint8Array | null = null
+      const upload = (data: Uint8Array | null) => {
+        if (!data) return null
+        if (data !== shown) gpu.update(texture, (shown = data))
+        return texture
+      }
+      return {
+        frame(t) {
+          const data = decoder.frame(frozen ? 0 : Math.max(0, Math.round(t * fps) - skip))
+          return data instanceof Promise ? data.then(upload) : upload(data)
+        },
+        close() {
+          decoder.close()
+          gpu.release(texture)
+        },
+      }
+    },
+  }
+}
 
 /** VP8/VP9 keep alpha only through libvpx's decoder; frames with alpha are premultiplied for blending. */
 function alphaOptions(stream: ProbedStream): { inputArgs?: string[]; filters?: string[] } {

@@ -31,6 +31,8 @@ export const builtinFonts: FontFace[] = [
   ...expo('raleway', 'Raleway', 'Raleway', [100, 200, 300, 400, 700]),
   ...expo('orbitron', 'Orbitron', 'Orbitron', [400, 700, 900]),
   ...expo('work-sans', 'Work Sans', 'WorkSans', [300, 400, 500, 600, 700, 800]),
+  ...expo('dm-sans', 'DM Sans', 'DMSans', [300, 400, 500, 600, 700, 900]),
+  ...expo('noto-sans', 'Noto Sans', 'NotoSans', [300, 400, 500, 700, 900]),
   ...fontsource('clear-sans', 'Clear Sans', [100, 300, 400, 500, 700]),
   ...fontsource('didact-gothic', 'Didact Gothic', [400]),
   ...fontsource('arapey', 'Arapey', [400]),

@@ -1,11 +1,11 @@
-import { parseFragment, type DefaultTreeAdapterMap } from 'parse5'
+import { parseFragment, serializeOuter, type DefaultTreeAdapterMap } from 'parse5'
 import { parseStyle } from './css.js'
 
 type Node = DefaultTreeAdapterMap['childNode']
 type Element = DefaultTreeAdapterMap['element']
 
 /** A node satori understands: `{ type, props: { style, children } }` or text. */
-export type VNode = string | { type: string; props: { style: Record<string, string | number>; children?: VNode[] } }
+export type VNode = string | { type: string; props: { style: Record<string, string | number>; children?: VNode[]; src?: string; width?: number; height?: number } }
 
 const BLOCK = new Set(['div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'ul', 'ol', 'li', 'pre', 'figure', 'figcaption', 'address', 'dl', 'dt', 'dd', 'center', 'body', 'html', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'caption'])
 const DROPPED_QUIETLY = new Set(['head', 'title', 'meta', 'style', 'link', 'base', 'noscript', 'template'])
@@ -13,7 +13,7 @@ const DROPPED_WITH_WARNING: Record<string, string> = {
   script: 'scripts never run in html assets',
   img: 'images inside html assets are not rendered (use an image clip)',
   iframe: 'iframes are not rendered', video: 'video elements are not rendered (use a video clip)', audio: 'audio elements are not rendered',
-  canvas: 'canvas elements are not rendered', object: 'embedded objects are not rendered', embed: 'embedded objects are not rendered', svg: 'inline svg is not rendered in html assets (use an svg asset)',
+  canvas: 'canvas elements are not rendered', object: 'embedded objects are not rendered', embed: 'embedded objects are not rendered',
   input: 'form controls are not rendered', button: 'form controls are not rendered', select: 'form controls are not rendered', textarea: 'form controls are not rendered',
 }
 
@@ -58,6 +58,7 @@ export function toVNodes(html: string, warn: (message: string) => void): VNode[]
     if (DROPPED_WITH_WARNING[tag]) return once(DROPPED_WITH_WARNING[tag]!), null
     const attrs = Object.fromEntries(el.attrs.map((a) => [a.name.toLowerCase(), a.value]))
     const style: Record<string, string | number> = { ...UA[tag], ...presentational(tag, attrs), ...parseStyle(attrs.style) }
+    if (tag === 'svg') return inlineSvg(el, attrs, style)
     if (tag === 'br') return { type: 'div', props: { style: { display: 'flex', width: '100%', height: 0 }, children: [] } }
     if (tag === 'hr') return { type: 'div', props: { style: { display: 'flex', borderTop: '1px solid currentColor', margin: '0.5em 0', ...style }, children: [] } }
     const childList = tag === 'ul' || tag === 'ol' ? { n: 0, ordered: tag === 'ol' } : undefined
@@ -91,4 +92,18 @@ function presentational(tag: string, attrs: Record<string, string>): Record<stri
   if ((tag === 'table' || tag === 'td' || tag === 'th') && attrs.cellpadding) out.padding = `${Number(attrs.cellpadding) || 0}px`
   if (attrs.width && /^\d+%?$/.test(attrs.width)) out.width = /%$/.test(attrs.width) ? attrs.width : `${attrs.width}px`
   return out
+}
+
+/**
+ * Inline `<svg>` becomes an image of its own markup (satori draws `<img>` from a data URI and resvg
+ * rasterises it with the rest), sized by its width/height, else its viewBox, else HTML's 300×150.
+ */
+function inlineSvg(el: Element, attrs: Record<string, string>, style: Record<string, string | number>): VNode {
+  let markup = serializeOuter(el)
+  if (!/^<svg[^>]*\sxmlns=/.test(markup)) markup = markup.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"')
+  const box = (attrs.viewbox ?? '').split(/[\s,]+/).map(Number)
+  const px = (v: unknown) => (typeof v === 'number' ? v : /^\s*[\d.]+(px)?\s*$/.test(String(v ?? '')) ? parseFloat(String(v)) : undefined)
+  const width = px(style.width) ?? px(attrs.width) ?? (box.length === 4 && box[2]! > 0 ? box[2] : 300)!
+  const height = px(style.height) ?? px(attrs.height) ?? (box.length === 4 && box[3]! > 0 ? (box[3]! * width) / (box[2] || width) : 150)!
+  return { type: 'img', props: { src: `data:image/svg+xml;base64,${Buffer.from(markup).toString('base64')}`, width, height, style: { ...style, width, height } } }
 }

@@ -38,7 +38,7 @@ export function bindFonts(tree: VNode[], rootFamily: string | undefined, book: F
     }
     if (!faces) {
       const fallback = book.resolve(undefined).face.family
-      warn(`font "${value}" is not available; using "${fallback}"`)
+      warn(`font "${familiesOf(value).join(", ")}" is not available; using "${fallback}"`)
       faces = facesFor(fallback, book)!
     }
     for (const f of faces) fonts.push({ name, data: read(f.path), weight: clampWeight(f.weight), style: f.style })

@@ -1,10 +1,10 @@
-import { Resvg } from '@resvg/resvg-js'
 import juice from 'juice'
 import satori from 'satori'
 import type { FontBook, Size } from '../../core/index.js'
 import { alphaFirstHex } from './css.js'
 import { toVNodes, type VNode } from './dom.js'
 import { bindFonts } from './fonts.js'
+import { RasteriserCrash, rasteriseSvg } from '../raster/resvg.js'
 
 export interface HtmlBox {
   html: string
@@ -45,9 +45,27 @@ export async function renderHtml(box: HtmlBox, need: Size, fonts: FontBook, warn
   } catch (e) {
     throw new Error(`html layout failed: ${(e as Error).message}`)
   }
-  const image = new Resvg(svg, { fitTo: { mode: 'width', value: need.width } }).render()
+  let image
+  try {
+    image = await rasteriseSvg(withLayerAnchors(svg, box), need.width)
+  } catch (e) {
+    if (!(e instanceof RasteriserCrash)) throw e
+    warn(`${e.message}; the box is left transparent`)
+    return new Uint8Array(need.width * need.height * 4)
+  }
   if (image.height !== need.height) return resizeRows(image.pixels, image.width, image.height, need)
   return image.pixels
+}
+
+/**
+ * resvg panics on a masked, clipped or translucent group whose content lies wholly outside the canvas,
+ * which is common here (text pushed out of its box by a tall line-height). An invisible rectangle over
+ * the box inside each such group keeps the group's bounds non-empty; the rasteriser process is the
+ * backstop for the cases this misses.
+ */
+function withLayerAnchors(svg: string, box: { width: number; height: number }): string {
+  const anchor = `<rect x="0" y="0" width="${box.width}" height="${box.height}" fill="#000" fill-opacity="0"/>`
+  return svg.replace(/<g\b([^>]*\b(?:mask|clip-path|filter|opacity)=[^>]*[^/])>/g, (tag) => tag + anchor)
 }
 
 /** resvg keeps the aspect ratio; a non-uniform `need` (cover fit) is met by nearest-row resampling. */

@@ -60,3 +60,37 @@ export function isFastStart(path: string): boolean {
   const mdat = head.indexOf('mdat')
   return moov >= 0 && (mdat < 0 || moov < mdat)
 }
+
+/** Where the pixels matching `test` are: their count and centre (NaN when none match). */
+export function locate(f: Frames, i: number, test: (rgb: [number, number, number]) => boolean, box = { x0: 0, y0: 0, x1: f.width, y1: f.height }) {
+  const d = f.frame(i)
+  let n = 0, sx = 0, sy = 0, minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity
+  for (let y = box.y0; y < box.y1; y++)
+    for (let x = box.x0; x < box.x1; x++) {
+      const o = (y * f.width + x) * 4
+      if (!test([d[o]!, d[o + 1]!, d[o + 2]!])) continue
+      n++
+      sx += x
+      sy += y
+      minX = Math.min(minX, x)
+      maxX = Math.max(maxX, x)
+      minY = Math.min(minY, y)
+      maxY = Math.max(maxY, y)
+    }
+  return { count: n, x: sx / n, y: sy / n, minX, maxX, minY, maxY }
+}
+
+/** Mean absolute difference per channel between two frames (0..255). */
+export function frameDiff(f: Frames, a: number, b: number): number {
+  const x = f.frame(a), y = f.frame(b)
+  let sum = 0
+  for (let k = 0; k < x.length; k += 4) sum += Math.abs(x[k]! - y[k]!) + Math.abs(x[k + 1]! - y[k + 1]!) + Math.abs(x[k + 2]! - y[k + 2]!)
+  return sum / ((x.length / 4) * 3)
+}
+
+/** Colour predicates for `locate`. */
+export const isRed = ([r, g, b]: [number, number, number]) => r > 150 && g < 90 && b < 90
+export const isGreen = ([r, g, b]: [number, number, number]) => g > 150 && r < 90 && b < 90
+export const isBlue = ([r, g, b]: [number, number, number]) => b > 150 && r < 90 && g < 90
+/** Rec. 601 luma: full resolution in yuv420p video, so edges measured with it are exact to a pixel. */
+export const luma = ([r, g, b]: [number, number, number]) => 0.299 * r + 0.587 * g + 0.114 * b

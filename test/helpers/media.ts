@@ -82,3 +82,11 @@ export function rmsDb(samples: Float32Array, from: number, to: number): number {
   for (let i = a; i < b; i++) sum += samples[i]! * samples[i]!
   return 10 * Math.log10(sum / Math.max(1, b - a) + 1e-12)
 }
+
+/** Writes a PNG drawn by `draw` on a 2D canvas. */
+export async function drawnPng(path: string, width: number, height: number, draw: (g: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void): Promise<string> {
+  const canvas = createCanvas(width, height)
+  draw(canvas.getContext('2d'))
+  writeFileSync(path, await canvas.encode('png'))
+  return path
+}

@@ -73,12 +73,12 @@ fonts('a font from timeline.fonts changes the glyphs (by embedded family name an
   assert.ok(same < 30, `the file-name alias draws the same font (${same} pixels differ)`)
 })
 fonts('built-in families used by real edits render without warnings; unknown ones fall back with one', async () => {
-  const families = ['Montserrat ExtraBold', 'Roboto', 'Work Sans', 'Permanent Marker', 'Clear Sans', 'Didact Gothic', 'Arapey', 'Sue Ellen Francisco', 'Open Sans']
+  const families = ['Montserrat ExtraBold', 'Roboto', 'Work Sans', 'Permanent Marker', 'Clear Sans', 'Didact Gothic', 'Arapey', 'Sue Ellen Francisco', 'Open Sans', 'DM Sans 9pt', 'Noto Sans']
   const clips = families.map((f, i) => ({ ...box('<p>Aa</p>', { css: `p { color: #fff; font-size: 30px; margin: 0; font-family: '${f}' }` }), start: i * 0.04 }))
   clips.push({ ...box('<p>Aa</p>', { css: "p { color: #fff; font-size: 30px; font-family: 'No Such Font' }" }), start: families.length * 0.04 })
   const { result, frames } = await renderAndDecode(edit(clips, {}, dark))
   const warnings = result.warnings.map((w) => w.message)
-  assert.equal(warnings.filter((m) => /font/.test(m)), [`font "'No Such Font'" is not available; using "Open Sans"`])
+  assert.equal(warnings.filter((m) => /font/.test(m)), [`font "No Such Font" is not available; using "Open Sans"`])
   for (let i = 0; i <= families.length; i++) assert.ok(inkBox(frames, i).count > 20, `frame ${i} drew text`)
 })
 fonts.run()
@@ -92,5 +92,13 @@ safety('scripts never run and are not drawn; images are dropped; both warn', asy
   const messages = result.warnings.map((w) => w.message).join(' | ')
   assert.match(messages, /scripts never run/)
   assert.match(messages, /images inside html assets are not rendered/)
+})
+safety('inline svg is drawn (as an image of its own markup, never fetching anything), sized by its attributes', async () => {
+  const html = '<div><svg width="80" height="40" viewBox="0 0 8 4"><rect width="8" height="4" fill="#ffffff"/></svg></div>'
+  const { frames, result } = await renderAndDecode(edit([{ ...box(html, { position: 'topLeft' }), start: 0 }], {}, dark))
+  const b = inkBox(frames, 0)
+  assert.equal([b.x1 - b.x0 + 1, b.y1 - b.y0 + 1], [80, 40], JSON.stringify(b))
+  assert.equal([b.x0, b.y0], [60, 40], 'at the box\'s top-left')
+  assert.is(result.warnings.length, 0, JSON.stringify(result.warnings))
 })
 safety.run()

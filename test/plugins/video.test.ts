@@ -36,6 +36,11 @@ timing('speed 2 skips every other source frame; speed 0.5 shows each twice', asy
   const slow = await indices([clip({ trim: 1, speed: 0.5 })])
   for (const k of [0, 6, 20, 40]) assert.ok(Math.abs(slow.at(k) - (25 + k / 2)) <= 0.5, `speed 0.5, frame ${k}: ${slow.at(k)}`)
 })
+timing('speed 0 freezes the frame at trim for the whole clip (Studio\'s "0x")', async () => {
+  const { at, frames } = await indices([clip({ trim: 2, speed: 0 })])
+  assert.is(frames.count, 50)
+  for (const k of [0, 1, 25, 49]) assert.is(at(k), 50, `output frame ${k}`)
+})
 timing('a 30 fps source in a 25 fps output lands within half a frame', async () => {
   const { at } = await indices([{ ...clip({ trim: 3 }), asset: { type: 'video', src: src30, trim: 3 } }])
   for (const k of [0, 7, 24, 49]) {

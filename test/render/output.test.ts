@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe, RenderError } from '../../adapters/index.js'
+import { builtinFonts, builtinPlugins, createCompositor, createRenderer, DEFAULT_FONT, probe, RenderError } from '../../adapters/index.js'
 import { isFastStart } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 
@@ -98,9 +98,11 @@ failures('an AbortSignal cancels a render and removes the partial file', async (
   await new Promise((r) => setTimeout(r, 200))
   assert.not.ok(existsSync(out), 'partial output removed')
 })
-failures('an unknown plugin name at plan time lists the registered ones', async () => {
+failures('an asset type with no registered plugin fails at plan time, listing the registered ones', async () => {
+  // A compositor without the luma plugin: the edit is valid Shotstack, but nothing can draw it.
+  const bare = createCompositor({ fallbackFont: DEFAULT_FONT, fonts: builtinFonts, plugins: builtinPlugins().filter((p) => !(p.kind === 'asset' && p.name === 'luma')) })
   try {
-    await render({ timeline: { tracks: [{ clips: [{ asset: { type: 'luma', src: png }, start: 0, length: 1 }] }] } })
+    await bare.render({ timeline: { tracks: [{ clips: [{ asset: { type: 'luma', src: png }, start: 0, length: 1 }] }] } }, { out: join(dir, 'bare.mp4') })
     assert.unreachable()
   } catch (e) {
     assert.is((e as RenderError).code, 'E_PLUGIN_NOT_FOUND')

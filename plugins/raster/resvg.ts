@@ -1,0 +1,93 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+export interface Raster {
+  width: number
+  height: number
+  /** Premultiplied RGBA, top row first. */
+  pixels: Uint8Array
+}
+
+/** Thrown when the rasteriser process died on an input (the renderer itself carries on). */
+export class RasteriserCrash extends Error {}
+
+interface Pending {
+  resolve(value: { width: number; height: number; pixels?: Uint8Array }): void
+  reject(error: Error): void
+}
+
+let child: ChildProcess | undefined
+/** Resolves once the child listens; requests wait for it. */
+let ready: Promise<void> = Promise.resolve()
+let stderr = ''
+let nextId = 0
+const pending = new Map<number, Pending>()
+
+/** The rasteriser process, started on first use and restarted after a crash. Idle, it never holds the process open. */
+function rasteriser(): ChildProcess {
+  if (child) return child
+  const js = fileURLToPath(new URL('./resvg-child.js', import.meta.url))
+  // From source (tsx) there is only the .ts file; fork inherits the TypeScript loader from execArgv.
+  const entry = existsSync(js) ? js : js.replace(/\.js$/, '.ts')
+  const started = fork(entry, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  stderr = ''
+  started.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)))
+  let listening!: () => void
+  ready = new Promise<void>((resolve) => (listening = resolve))
+  started.on('message', (m: { ready?: true; id: number; error?: string; width: number; height: number; pixels?: Uint8Array }) => {
+    if (m.ready) return listening()
+    const p = pending.get(m.id)
+    if (!p) return
+    pending.delete(m.id)
+    if (m.error) p.reject(new Error(m.error))
+    else p.resolve(m)
+    idle()
+  })
+  started.on('exit', (code, signal) => {
+    if (child === started) child = undefined
+    listening()
+    const reason = /panicked at [^\n]*\n([^\n]*)/.exec(stderr)?.[1]?.trim() ?? `exit ${signal ?? code}`
+    for (const [id, p] of pending) {
+      pending.delete(id)
+      p.reject(new RasteriserCrash(`the SVG rasteriser crashed on this input (${reason})`))
+    }
+  })
+  child = started
+  idle()
+  return started
+}
+
+/** Lets the process exit while nothing is being rasterised. */
+function idle() {
+  if (!child) return
+  if (pending.size) {
+    child.ref()
+    ;(child.channel as { ref?(): void } | undefined)?.ref?.()
+  } else {
+    child.unref()
+    ;(child.channel as { unref?(): void } | undefined)?.unref?.()
+  }
+}
+
+function ask(svg: string, width?: number): Promise<{ width: number; height: number; pixels?: Uint8Array }> {
+  const proc = rasteriser()
+  const id = nextId++
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject })
+    idle()
+    ready.then(() => (proc.connected ? proc.send({ id, svg, width }) : undefined))
+  })
+}
+
+/** The SVG's intrinsic size (width/height, else its viewBox); rejects with the parser's message. */
+export async function svgSize(svg: string): Promise<{ width: number; height: number }> {
+  const { width, height } = await ask(svg)
+  return { width, height }
+}
+
+/** Rasterises `svg` at `width` pixels wide (height follows the aspect ratio). */
+export async function rasteriseSvg(svg: string, width: number): Promise<Raster> {
+  const r = await ask(svg, width)
+  return { width: r.width, height: r.height, pixels: r.pixels! }
+}
