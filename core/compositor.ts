@@ -219,7 +219,7 @@ function knownNames(registry: Registry): KnownNames {
   const effects = union(SHOTSTACK_EFFECTS, registry.names('effect'))
   const filters = union(SHOTSTACK_FILTERS, registry.names('filter'))
   return {
-    assetSchema: (type) => registry.find('asset', type)?.schema ?? SHOTSTACK_ASSET_SCHEMAS[type],
+    assetSchema: (type) => registry.find('asset', type)?.schema ?? (Object.hasOwn(SHOTSTACK_ASSET_SCHEMAS, type) ? SHOTSTACK_ASSET_SCHEMAS[type] : undefined),
     assetTypes: () => assetTypes,
     transitions: () => transitions,
     effects: () => effects,

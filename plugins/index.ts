@@ -7,9 +7,12 @@ import { builtinOutputs } from './outputs/index.js'
 import { builtinTransitions } from './transitions/index.js'
 import { builtinEffects } from './effects/index.js'
 import { builtinFilters } from './filters/index.js'
+import type { NetworkPolicy } from './net/guard.js'
 
 export interface BuiltinOptions {
   http?: HttpLoaderOptions
+  /** Private networks that http(s) sources may reach (SSRF guard; default: public addresses only). */
+  network?: NetworkPolicy
   /** Image providers; default: those configured by environment/config file, else the sandbox generator. */
   providers?: ProviderPlugin[]
 }
@@ -20,7 +23,7 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
   // Models no configured provider serves are answered by the sandbox generator.
   const served = new Set(providers.flatMap((p) => p.models))
   const sandbox = sandboxProvider.models.every((m) => served.has(m)) ? [] : [{ ...sandboxProvider, models: sandboxProvider.models.filter((m) => !served.has(m)) }]
-  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders(opts.http), ...providers, ...sandbox] as Plugin[]
+  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders({ network: opts.network, ...opts.http }), ...providers, ...sandbox] as Plugin[]
 }
 
 export { builtinFonts, DEFAULT_FONT } from './fonts/builtin.js'
@@ -28,4 +31,5 @@ export { builtinAssets, builtinFits, builtinTransitions, builtinEffects, builtin
 export { defineGlslTransition } from './transitions/index.js'
 export type { GlslTransitionOptions } from './transitions/index.js'
 export * from './webhooks/index.js'
+export { addressGuard, checkUrl, guardedAgent, AddressRefused, type NetworkPolicy } from './net/guard.js'
 export * from './providers/index.js'

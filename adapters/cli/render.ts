@@ -27,7 +27,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
     return 66
   }
   const yAxis = values['y-axis'] === 'up' ? 'up' : 'down'
-  const renderer = createRenderer({ yAxis })
+  const renderer = createRenderer({ yAxis, network: { allow: ['*'] } }) // your own edit on your own machine: no SSRF guard
   const controller = new AbortController()
   const onSigint = () => controller.abort()
   process.once('SIGINT', onSigint)

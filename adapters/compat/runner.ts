@@ -62,7 +62,8 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
   const standIns = opts.standInDir ?? join(homedir(), '.cache', 'reelforge', 'compat-standins')
   await mkdir(outDir, { recursive: true })
   const { server, serve } = await standInServer(standIns)
-  const renderer = createRenderer({ cacheDir: join(outDir, 'cache') })
+  // The stand-in server is on loopback, so the SSRF guard lets loopback through for this run.
+  const renderer = createRenderer({ cacheDir: join(outDir, 'cache'), network: { allow: ['127.0.0.0/8', '::1'] } })
   const results: CompatResult[] = []
   try {
     for (const file of files) {

@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): H3 {
   const routes: RouteSpec[] = [
     ...renderRoutes(deps),
     ...fileRoutes(deps.storage),
-    ...webhookRoutes({ ...deps, bodyLimit }),
+    ...webhookRoutes({ ...deps, bodyLimit, network: deps.config.network }),
     ...walletRoutes({ ...deps, bodyLimit }),
     ...aiRoutes({ ...deps, bodyLimit }),
     ...(deps.extraRoutes ?? []),

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { toIssues } from '../../core/schema/issues.js'
+import { checkUrl, type NetworkPolicy } from '../../plugins/index.js'
 import { ServiceError } from '../service/errors.js'
 
 /**
@@ -54,3 +55,13 @@ export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown):
 }
 
 const tooLarge = (limit: number) => new ServiceError('E_PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`)
+
+/**
+ * A URL the service will call later (callback, webhook) must not point into private networks (SSRF): a
+ * 400 naming the field now, rather than deliveries that are refused at connection time.
+ */
+export async function checkTargetUrl(path: string, url: string | null | undefined, policy: NetworkPolicy): Promise<void> {
+  if (!url) return
+  const refused = await checkUrl(url, policy)
+  if (refused) throw new ServiceError('E_VALIDATION', `${path}: ${refused}`, { issues: [{ path, message: refused }] })
+}

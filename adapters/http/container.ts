@@ -84,7 +84,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   c.register(TOKENS.Storage, { useValue: overrides.storage ?? new LocalStorage(filesDir(config)) })
   c.register(TOKENS.Clock, { useValue: overrides.clock ?? systemClock })
   c.register(TOKENS.Pricing, { useValue: overrides.pricing ?? DEFAULT_PRICING })
-  c.register(TOKENS.Sender, { useValue: overrides.sender ?? httpSender() })
+  c.register(TOKENS.Sender, { useValue: overrides.sender ?? httpSender({ network: config.network }) })
   c.register(TOKENS.Wallet, { useClass: Wallet }, scoped)
   if (overrides.billing) c.register(TOKENS.Billing, { useValue: overrides.billing })
   else c.register(TOKENS.Billing, { useToken: TOKENS.Wallet })
@@ -107,7 +107,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   // The renderer reads the service's own file URLs from storage and makes AI assets through `images`.
   const baseUrl = () => config.baseUrl ?? `http://${config.host}:${config.port}`
   c.register(TOKENS.Renderer, {
-    useValue: overrides.renderer ?? createRenderer({ cacheDir: config.cacheDir, providers, plugins: [storageLoader(baseUrl, storage)], generateImage: (request, ctx) => images.forRender(request, ctx) }),
+    useValue: overrides.renderer ?? createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage)], generateImage: (request, ctx) => images.forRender(request, ctx) }),
   })
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)

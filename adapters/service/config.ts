@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import type { NetworkPolicy } from '../../plugins/index.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.js'
 
 /** Request limits; each breach is a clear 4xx naming the limit. */
@@ -12,6 +13,8 @@ export interface Limits {
   durationLive: number
   /** Output pixels per frame (4K). */
   pixels: number
+  /** Characters of markup (`html` + `css`, or `svg` `src`) per asset: layout cost grows with it. */
+  markupChars: number
 }
 
 export interface ServiceConfig {
@@ -31,6 +34,11 @@ export interface ServiceConfig {
   cacheDir: string
   /** AI image requests per minute, per key and model. */
   rateLimits: RateLimits
+  /**
+   * SSRF guard for asset, font, callback and webhook URLs: private, loopback, link-local and metadata
+   * addresses are refused unless allowed here (CIDRs; env `REELFORGE_ALLOW_NETWORKS=127.0.0.0/8,::1`).
+   */
+  network: NetworkPolicy
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -40,6 +48,7 @@ export const DEFAULT_LIMITS: Limits = {
   durationSandbox: 600,
   durationLive: 3600,
   pixels: 3840 * 2160,
+  markupChars: 256 * 1024,
 }
 
 /** Embedded defaults: everything under `./data`, one render at a time. */
@@ -54,6 +63,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     cacheDir: join(dataDir, 'cache'),
     ...overrides,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
+    network: overrides.network ?? { allow: (process.env.REELFORGE_ALLOW_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean) },
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   }

@@ -16,7 +16,7 @@ export const PROMPT_LIMIT = 4000
  */
 export const ImageRequestSchema = v.pipe(
   v.strictObject({
-    prompt: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(PROMPT_LIMIT, `must be at most ${PROMPT_LIMIT} characters`)),
+    prompt: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(PROMPT_LIMIT, `must be at most ${PROMPT_LIMIT} characters`), v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters')),
     model: v.optional(v.picklist(IMAGE_MODELS, (i) => `must be one of ${IMAGE_MODELS.join(', ')}; got ${JSON.stringify(i.input)}`), 'flux'),
     width: v.optional(int(1, 8192), 1024),
     height: v.optional(int(1, 8192), 1024),

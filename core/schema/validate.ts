@@ -23,6 +23,22 @@ export type ValidEdit = Omit<EditOutput, 'timeline'> & {
   }
 }
 
+/** The deepest a real edit nests is about 10 levels; hostile input may nest thousands (stack overflows). */
+const MAX_DEPTH = 64
+
+/** The path of the first value nested deeper than `max`, or undefined; iterative, so any depth is safe. */
+function deeperThan(root: unknown, max: number): string | undefined {
+  const stack: [unknown, string, number][] = [[root, '', 0]]
+  while (stack.length) {
+    const [value, path, depth] = stack.pop()!
+    if (!value || typeof value !== 'object') continue
+    if (depth >= max) return path
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push([v, `${path}[${i}]`, depth + 1]))
+    else for (const [k, v] of Object.entries(value)) stack.push([v, path ? `${path}.${k}` : k, depth + 1])
+  }
+  return undefined
+}
+
 /**
  * Validates a Shotstack edit: applies `merge` first, checks the structure, each asset against the schema
  * of its `type`, and every transition/effect/filter name. Returns the typed edit and warnings (unknown
@@ -32,6 +48,8 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     throw invalidTimeline([{ path: '', message: `the edit must be a JSON object, got ${show(input)}` }])
   }
+  const tooDeep = deeperThan(input, MAX_DEPTH)
+  if (tooDeep !== undefined) throw invalidTimeline([{ path: tooDeep, message: `nesting is deeper than ${MAX_DEPTH} levels; no edit needs that` }])
   const raw = input as Record<string, unknown>
   const issues: Issue[] = []
 

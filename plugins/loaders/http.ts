@@ -4,12 +4,15 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Transform } from 'node:stream'
-import { Agent, interceptors, request, type Dispatcher } from 'undici'
+import { interceptors, request, type Dispatcher } from 'undici'
 import { defineLoaderPlugin, RenderError, type LoaderPlugin } from '../../core/index.js'
+import { guardedAgent, type NetworkPolicy } from '../net/guard.js'
 
 export interface HttpLoaderOptions {
-  /** An undici dispatcher (proxy, SSRF-guarding agent, mock); default follows up to 5 redirects. */
+  /** An undici dispatcher (proxy, mock); replaces the default guarded agent, which follows up to 5 redirects. */
   dispatcher?: Dispatcher
+  /** Which private addresses sources may come from (default none: see `NetworkPolicy`). */
+  network?: NetworkPolicy
 }
 
 /**
@@ -17,7 +20,8 @@ export interface HttpLoaderOptions {
  * `blobs/<sha256>`, and `urls/<sha256(url)>` points at them. Size and time limits come from the plan.
  */
 export function httpLoader(opts: HttpLoaderOptions = {}): LoaderPlugin {
-  const dispatcher = opts.dispatcher ?? new Agent().compose(interceptors.redirect({ maxRedirections: 5 }))
+  // Every hop of a redirect is a new connection through the guarded agent, so each is checked.
+  const dispatcher = opts.dispatcher ?? guardedAgent(opts.network).compose(interceptors.redirect({ maxRedirections: 5 }))
   return defineLoaderPlugin({
     kind: 'loader',
     name: 'http',

@@ -7,7 +7,9 @@ export type Measure = (text: string) => number
  */
 export function wrapText(text: string, maxWidth: number, measure: Measure): string[] {
   const lines: string[] = []
-  for (const paragraph of text.split(/\r?\n/)) {
+  // Control characters draw nothing, and skia refuses strings holding NUL ("Convert String to CString failed").
+  const printable = text.replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g, '')
+  for (const paragraph of printable.split(/\r?\n/)) {
     let line = ''
     for (const word of paragraph.split(/ +/)) {
       const candidate = line ? `${line} ${word}` : word

@@ -1,4 +1,5 @@
-import { Agent, request, type Dispatcher } from 'undici'
+import { request, type Dispatcher } from 'undici'
+import { guardedAgent, type NetworkPolicy } from '../net/guard.js'
 
 /** The outcome of one delivery attempt. */
 export interface SendResult {
@@ -17,9 +18,9 @@ export interface WebhookSender {
  * POSTs webhook bodies with undici. Success is a 2xx within `timeoutMs` (10 s by default, the seed's rule);
  * redirects are not followed and count as failures (Standard Webhooks practice).
  */
-export function httpSender(opts: { timeoutMs?: number; dispatcher?: Dispatcher } = {}): WebhookSender {
+export function httpSender(opts: { timeoutMs?: number; dispatcher?: Dispatcher; network?: NetworkPolicy } = {}): WebhookSender {
   const timeoutMs = opts.timeoutMs ?? 10_000
-  const dispatcher = opts.dispatcher ?? new Agent({ connect: { timeout: timeoutMs } })
+  const dispatcher = opts.dispatcher ?? guardedAgent(opts.network, { connectTimeout: timeoutMs })
   return {
     async send(url, body, headers) {
       const started = performance.now()

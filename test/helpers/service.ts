@@ -16,10 +16,13 @@ export interface TestService extends Service {
   waitFor(jobId: string, statuses: string[], key?: string, timeoutMs?: number): Promise<any>
 }
 
+/** Receivers and fake vendors listen on loopback, which the SSRF guard refuses unless allowed. */
+export const LOOPBACK = { allow: ['127.0.0.0/8', '::1'] }
+
 /** A service on a temp data dir, with its queue not started unless `start` is set. */
 export function testService(opts: { start?: boolean; config?: Partial<ServiceConfig>; credits?: number; overrides?: ServiceOverrides } = {}): TestService {
   const dir = tempDir('reelforge-svc-')
-  const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), ...opts.config })
+  const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), network: LOOPBACK, ...opts.config })
   const service = createService(config, opts.overrides)
   const liveKey = service.keys.create()
   const live = liveKey.key

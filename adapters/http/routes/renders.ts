@@ -11,7 +11,7 @@ import type { JobQueue } from '../../service/queue.js'
 import { StitchSchema, stitchToEdit } from '../../service/stitch.js'
 import type { RenderWorker } from '../../service/worker.js'
 import { authenticate } from '../auth.js'
-import { parseBody, readJson } from '../body.js'
+import { checkTargetUrl, parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
 
@@ -49,6 +49,7 @@ export function renderRoutes(d: RenderRouteDeps) {
     const { edit, warnings } = d.renderer.validate(editInput)
     checkLimits(edit, d.config.limits, principal.sandbox)
     const callback = (kind === 'stitch' ? (request as { callback?: string }).callback : edit.callback) ?? null
+    await checkTargetUrl('callback', callback, d.config.network)
     // The job and its credit hold commit together: without the credits (402) nothing is queued.
     const job = d.jobs.transaction(() => {
       const created = d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })

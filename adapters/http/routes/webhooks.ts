@@ -1,10 +1,11 @@
 import * as v from 'valibot'
+import type { NetworkPolicy } from '../../../plugins/index.js'
 import { ServiceError } from '../../service/errors.js'
 import type { KeyStore } from '../../service/keys.js'
 import type { WebhookOutbox } from '../../service/outbox.js'
 import { WebhookConfigSchema, type Webhooks } from '../../service/webhooks.js'
 import { authenticate } from '../auth.js'
-import { parseBody, readJson } from '../body.js'
+import { checkTargetUrl, parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
@@ -18,7 +19,7 @@ const DeliverySchema = v.object({
 const err = { description: 'error', schema: ErrorBodySchema }
 
 /** The global webhook, the signing secret of callbacks, and the delivery log with replay. */
-export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number }) {
+export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number; network: NetworkPolicy }) {
   return defineRoutes([
     {
       method: 'put',
@@ -29,7 +30,9 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err, 401: err },
       handler: async (event) => {
         const p = authenticate(event, d.keys)
-        d.webhooks.set(p.accountId, parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit)))
+        const body = parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit))
+        await checkTargetUrl('url', body.url, d.network)
+        d.webhooks.set(p.accountId, body)
         return d.webhooks.shown(p.accountId)
       },
     },

@@ -70,8 +70,8 @@ submit('malformed JSON 400, wrong content type 415, oversized body 413', async (
   assert.is(huge.status, 413)
   assert.is(huge.body.error.code, 'E_PAYLOAD_TOO_LARGE')
 })
-submit('limits → 422 naming the limit (tracks, clips, duration per key kind, output size)', async () => {
-  const small = testService({ config: { limits: { bodyBytes: 1e6, tracks: 2, clips: 3, durationSandbox: 10, durationLive: 20, pixels: 1920 * 1080 } } })
+submit('limits → 422 naming the limit (tracks, clips, duration per key kind, output size, markup size)', async () => {
+  const small = testService({ config: { limits: { bodyBytes: 1e6, tracks: 2, clips: 3, durationSandbox: 10, durationLive: 20, pixels: 1920 * 1080, markupChars: 1000 } } })
   const tracks = titleEdit() as any
   tracks.timeline.tracks = [0, 1, 2].map(() => ({ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] }))
   const clips = titleEdit() as any
@@ -82,6 +82,7 @@ submit('limits → 422 naming the limit (tracks, clips, duration per key kind, o
     [titleEdit(15), small.sandbox, /limit for sandbox keys is 10 s/],
     [titleEdit(25), undefined, /limit for live keys is 20 s/],
     [titleEdit(1, { size: undefined, resolution: '4k' }), undefined, /3840x2160 output exceeds/],
+    [{ ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'html', html: `<p>${'x'.repeat(1000)}</p>` }, start: 0, length: 1 }] }] } }, undefined, /tracks\[0\]\.clips\[0\]\.asset\.html: 1007 characters of markup exceed the limit of 1000/],
   ]
   for (const [edit, key, pattern] of cases) {
     const r = await small.call('POST', '/v1/render', { body: edit, key: key ?? small.live })
