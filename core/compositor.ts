@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { removePartial } from './ffmpeg/run.js'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { RenderError, type Warning } from './errors.js'
@@ -188,7 +189,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
         }
       } catch (e) {
         sink?.abort()
-        if (!sink) await rm(out, { force: true })
+        if (!sink) await removePartial(out)
         if (signal.aborted && !(e instanceof RenderError && e.code === 'E_CANCELLED')) throw new RenderError('E_CANCELLED', 'render cancelled', undefined, { cause: e })
         throw e
       } finally {

@@ -17,6 +17,8 @@ import { walletRoutes } from './routes/wallet.js'
 import { aiRoutes } from './routes/ai.js'
 import type { ImageService } from '../service/images.js'
 import { webhookRoutes } from './routes/webhooks.js'
+import { opsRoutes } from './routes/ops.js'
+import type { Db } from '../service/db.js'
 import { idempotent } from './idempotent.js'
 import type { Idempotency } from '../service/idempotency.js'
 import type { WebhookOutbox } from '../service/outbox.js'
@@ -26,6 +28,7 @@ import type { Webhooks } from '../service/webhooks.js'
 /** Everything the routes use, resolved once at start (handlers close over these). */
 export interface AppDeps {
   config: ServiceConfig
+  db: Db
   keys: KeyStore
   jobs: JobStore
   queue: JobQueue
@@ -72,7 +75,7 @@ export function createApp(deps: AppDeps): H3 {
     responses: { 200: { description: 'OpenAPI 3.1' } },
     handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: base })),
   })
-  routes.push({ method: 'get', path: '/healthz', auth: false, summary: 'Liveness', responses: { 200: { description: 'ok' } }, handler: () => ({ ok: true }) })
+  routes.push(...opsRoutes({ db: deps.db, worker: deps.worker, isShuttingDown: () => deps.queue.stopping }))
   register(app, routes, (handler) => idempotent(handler, { idempotency: deps.idempotency, keys: deps.keys, bodyLimit }))
   return app
 }

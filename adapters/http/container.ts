@@ -2,7 +2,8 @@ import 'reflect-metadata'
 import { readFileSync } from 'node:fs'
 import { container as root, Lifecycle } from 'tsyringe'
 import { createRenderer } from '../index.js'
-import type { Compositor } from '../../core/index.js'
+import type { Compositor, ImageGenerator } from '../../core/index.js'
+import { IsolatedRenderer } from '../service/isolated-renderer.js'
 import type { Billing } from '../service/billing.js'
 import { systemClock, type Clock } from '../service/clock.js'
 import { Idempotency } from '../service/idempotency.js'
@@ -106,9 +107,10 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   c.register(TOKENS.Images, { useValue: images })
   // The renderer reads the service's own file URLs from storage and makes AI assets through `images`.
   const baseUrl = () => config.baseUrl ?? `http://${config.host}:${config.port}`
-  c.register(TOKENS.Renderer, {
-    useValue: overrides.renderer ?? createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage)], generateImage: (request, ctx) => images.forRender(request, ctx) }),
-  })
+  const generateImage: ImageGenerator = (request, ctx) => images.forRender(request, ctx)
+  const local = createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage)], generateImage })
+  const isolated = !overrides.renderer && config.isolateRenders ? new IsolatedRenderer(local, () => ({ cacheDir: config.cacheDir, network: config.network, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined }), generateImage) : undefined
+  c.register(TOKENS.Renderer, { useValue: overrides.renderer ?? isolated ?? local })
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
@@ -155,6 +157,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
       await deps.queue.stop(graceMs)
       await images.stop()
       await deps.outbox.stop()
+      isolated?.close()
       deps.db.close()
     },
   }

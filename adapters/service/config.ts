@@ -39,6 +39,11 @@ export interface ServiceConfig {
    * addresses are refused unless allowed here (CIDRs; env `REELFORGE_ALLOW_NETWORKS=127.0.0.0/8,::1`).
    */
   network: NetworkPolicy
+  /**
+   * Render in separate processes (default), so a crash while rendering — the X server dying, a GL driver
+   * fault — fails that job and not the service. `false` renders in this process (tests, debugging).
+   */
+  isolateRenders: boolean
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -63,6 +68,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     cacheDir: join(dataDir, 'cache'),
     ...overrides,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
+    isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
     network: overrides.network ?? { allow: (process.env.REELFORGE_ALLOW_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean) },
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },

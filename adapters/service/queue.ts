@@ -3,6 +3,7 @@ import { inject, injectable } from './di.js'
 import type { ServiceConfig } from './config.js'
 import { JobEvents } from './events.js'
 import { JobStore } from './jobs.js'
+import type { Billing } from './billing.js'
 import { TOKENS } from './tokens.js'
 import { RenderWorker } from './worker.js'
 
@@ -13,6 +14,8 @@ export interface JobQueue {
   start(): void
   /** Stops taking jobs and waits for running ones (or aborts them after `graceMs`). */
   stop(graceMs?: number): Promise<void>
+  /** True from the moment `stop` is called (readiness turns false). */
+  readonly stopping: boolean
 }
 
 /**
@@ -24,6 +27,10 @@ export interface JobQueue {
 export class InProcessQueue implements JobQueue {
   readonly owner = `${process.pid}-${randomUUID()}`
   private stopped = true
+  private stopRequested = false
+  get stopping(): boolean {
+    return this.stopRequested
+  }
   private readonly waiters = new Set<() => void>()
   private loops: Promise<void>[] = []
   private sweeper: NodeJS.Timeout | undefined
@@ -33,6 +40,7 @@ export class InProcessQueue implements JobQueue {
     @inject(TOKENS.Jobs) private readonly jobs: JobStore,
     @inject(TOKENS.Worker) private readonly worker: RenderWorker,
     @inject(TOKENS.Events) private readonly events: JobEvents,
+    @inject(TOKENS.Billing) private readonly billing: Billing,
   ) {}
 
   notify(): void {
@@ -49,6 +57,7 @@ export class InProcessQueue implements JobQueue {
   }
 
   async stop(graceMs = 30_000): Promise<void> {
+    this.stopRequested = true
     this.stopped = true
     clearInterval(this.sweeper)
     this.notify()
@@ -66,7 +75,13 @@ export class InProcessQueue implements JobQueue {
   private sweep() {
     for (const { id, attempts } of this.jobs.requeueExpired()) {
       if (attempts >= this.config.maxAttempts) {
-        if (this.jobs.fail(id, null, `interrupted ${attempts} times (the renderer crashed or was killed); giving up`)) this.events.emit('render.failed', this.jobs.get(id)!)
+        // The failure and the release of the job's credit hold commit together (a crash here loses neither).
+        const failed = this.jobs.transaction(() => {
+          const ok = this.jobs.fail(id, null, `interrupted ${attempts} times (the renderer crashed or was killed); giving up`)
+          if (ok) this.billing.release(id)
+          return ok
+        })
+        if (failed) this.events.emit('render.failed', this.jobs.get(id)!)
       } else {
         console.warn(`[queue] job ${id} lost its worker; re-queued (attempt ${attempts + 1})`)
         this.notify()

@@ -21,6 +21,8 @@ const WATERMARK = { asset: { type: 'title', text: 'SANDBOX', style: 'chunk', siz
 @injectable()
 export class RenderWorker {
   private readonly running = new Map<string, AbortController>()
+  /** This process's render totals, for `/metrics`. */
+  readonly stats = { frames: 0, seconds: 0, lastFps: 0 }
 
   constructor(
     @inject(TOKENS.Config) private readonly config: ServiceConfig,
@@ -69,6 +71,9 @@ export class RenderWorker {
         owner: { accountId: job.accountId, keyId: job.keyId, sandbox: job.sandbox, admin: false, jobId: job.id },
         onProgress: (p: RenderProgress) => progress(p.stage === 'rendering' ? 'rendering' : p.stage, p.progress),
       })
+      this.stats.frames += result.frames
+      this.stats.seconds += result.renderMs / 1000
+      this.stats.lastFps = result.frames / Math.max(1e-3, result.renderMs / 1000)
       progress('saving', 0.98)
       const url = await this.save(job.id, result.path)
       const poster = result.poster ? await this.save(job.id, result.poster) : undefined

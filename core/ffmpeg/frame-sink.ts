@@ -1,7 +1,7 @@
-import { rm, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
 import type { FrameSink, OutputSpec } from '../plugin.js'
-import { lastLines, spawnFfmpeg } from './run.js'
+import { lastLines, removePartial, spawnFfmpeg } from './run.js'
 
 /**
  * A FrameSink that pipes raw RGBA frames into a native ffmpeg child. `outputArgs` are the encoder
@@ -17,13 +17,25 @@ export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], o
   const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...input, ...audio, ...outputArgs]
   const ff = spawnFfmpeg(args, { stdin: video, signal: spec.signal })
   let failure: Error | undefined
-  const failed = (why: string) => (failure ??= new RenderError('E_OUTPUT_FAILED', `ffmpeg stopped: ${why}: ${lastLines(ff.stderr())}`))
+  const failed = (why: string) => (failure ??= new RenderError('E_OUTPUT_FAILED', describe(why)))
+  // The two faults people meet: a full disk, and the encoder killed from outside (OOM killer, an operator).
+  const describe = (why: string) => {
+    const log = lastLines(ff.stderr())
+    if (/No space left on device/i.test(log)) return `the disk is full: cannot write ${spec.path} (No space left on device)`
+    if (ff.child.signalCode) return `the ffmpeg encoder was killed (${ff.child.signalCode}) while writing ${spec.path}${log ? `: ${log}` : ''}`
+    return `ffmpeg stopped: ${why}: ${log}`
+  }
   ff.exited.then(
     (code) => code !== 0 && failed(`exit ${code}`),
     (e: Error) => (failure ??= e),
   )
+  // A broken pipe arrives before ffmpeg's exit status: wait (briefly) for the status so the error says why.
+  const settle = async (why: string) => {
+    await Promise.race([ff.exited.catch(() => undefined), new Promise((r) => setTimeout(r, 2000))])
+    return failed(why)
+  }
   const stdin = ff.child.stdin
-  stdin?.on('error', () => failed('its input pipe closed'))
+  stdin?.on('error', () => void settle('its input pipe closed'))
 
   let aborted = false
   return {
@@ -31,7 +43,7 @@ export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], o
       if (failure) return Promise.reject(failure)
       if (!stdin) return Promise.reject(new RenderError('E_OUTPUT_FAILED', 'this output takes no frames'))
       return new Promise<void>((resolve, reject) => {
-        stdin.write(rgba, (err) => (err ? reject(failure ?? failed(err.message)) : resolve()))
+        stdin.write(rgba, (err) => (err ? void settle(err.message).then(reject) : resolve()))
       })
     },
     async close() {
@@ -46,7 +58,7 @@ export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], o
       if (aborted) return
       aborted = true
       ff.child.kill('SIGKILL')
-      void ff.exited.finally(() => rm(spec.path, { force: true }))
+      void ff.exited.finally(() => removePartial(spec.path))
     },
   }
 }

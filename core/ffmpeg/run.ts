@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { lstat, rm } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
 
 /** The ffmpeg and ffprobe binaries: `REELFORGE_FFMPEG` / `REELFORGE_FFPROBE`, else from PATH. */
@@ -51,4 +52,10 @@ export async function runFfmpeg(args: string[], opts: { signal?: AbortSignal; bi
 /** The meaningful end of an ffmpeg log: its last three non-empty lines. */
 export function lastLines(log: string, n = 3): string {
   return log.trim().split('\n').filter(Boolean).slice(-n).join(' | ') || 'no output'
+}
+
+/** Removes a failed render's partial output — only a regular file: `out` may be a device or a FIFO. */
+export async function removePartial(path: string): Promise<void> {
+  const st = await lstat(path).catch(() => undefined)
+  if (st?.isFile()) await rm(path, { force: true })
 }

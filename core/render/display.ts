@@ -26,6 +26,14 @@ export function ensureDisplay(): Promise<string> {
   return starting
 }
 
+/**
+ * True when the X server this process started has gone. GL contexts made on it may still draw (llvmpipe),
+ * but Xlib ends the process at its next request to the dead server: a long-lived process should retire.
+ */
+export function displayLost(): boolean {
+  return owned !== undefined && (owned.child.exitCode !== null || owned.child.signalCode !== null)
+}
+
 /** True when this process started (and will stop) the X server it draws on. */
 export function ownsDisplay(): boolean {
   return owned !== undefined

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import { stat } from 'node:fs/promises'
-import { createFfmpegSink, defineOutputPlugin, runFfmpeg } from '../../core/index.js'
+import { createFfmpegSink, defineOutputPlugin, removePartial, runFfmpeg } from '../../core/index.js'
 import { scaleFilter } from './args.js'
 
 /**
@@ -38,7 +38,7 @@ export const gif = defineOutputPlugin({
       },
       abort() {
         sink.abort()
-        void cleanup().then(() => rm(spec.path, { force: true }))
+        void cleanup().then(() => removePartial(spec.path))
       },
     }
   },

@@ -4,7 +4,7 @@ import { httpSender, signWebhook, verifyWebhook } from '../../../adapters/index.
 import { ManualClock } from '../../../adapters/service/clock.js'
 import { RETRY_SCHEDULE_MS } from '../../../adapters/service/outbox.js'
 import { startReceiver } from '../../helpers/receiver.js'
-import { titleEdit, testService } from '../../helpers/service.js'
+import { LOOPBACK, titleEdit, testService } from '../../helpers/service.js'
 
 const SECRET = 'global-secret-0123456789'
 
@@ -129,7 +129,7 @@ delivery('the retry schedule (30 s, 2 min, 10 min, 1 h, 6 h) then failed, with a
 })
 delivery('redirects and answers slower than the time-out are failures', async () => {
   const rx = await startReceiver()
-  const svc = testService({ overrides: { sender: httpSender({ timeoutMs: 300 }) } })
+  const svc = testService({ overrides: { sender: httpSender({ timeoutMs: 300, network: LOOPBACK }) } })
   rx.setStatus(302)
   const [a] = svc.webhooks.emit(svc.liveAccount, 'wallet.deposit', { amount: 1, balance: 1 }, rx.url)
   await svc.outbox.tick()

@@ -1,0 +1,53 @@
+// The render process of `IsolatedRenderer`: one renderer, jobs one at a time from the parent over IPC.
+// Whatever kills it — Xlib exiting when the X server dies, a GL driver segfault, the OOM killer — costs the
+// job it was rendering, never the HTTP service.
+import { displayLost, RenderError, type RenderResult } from '../../core/index.js'
+import { createRenderer } from '../index.js'
+import type { ChildConfig, ToChild, ToParent } from './isolated-renderer.js'
+import { storageLoader } from './storage-loader.js'
+import { LocalStorage } from './storage.js'
+
+const config = JSON.parse(process.argv[2]!) as ChildConfig
+const send = (m: ToParent) => process.send!(m)
+const generated = new Map<number, { resolve(path: string): void; reject(e: Error): void }>()
+const controllers = new Map<string, AbortController>()
+let nextAsk = 0
+
+const renderer = createRenderer({
+  cacheDir: config.cacheDir,
+  network: config.network,
+  plugins: config.filesDir ? [storageLoader(() => config.baseUrl, new LocalStorage(config.filesDir))] : [],
+  // AI assets are generated (and charged) by the parent, which owns the database.
+  generateImage: (request, ctx) =>
+    new Promise<string>((resolve, reject) => {
+      const ask = nextAsk++
+      generated.set(ask, { resolve, reject })
+      send({ type: 'generate', ask, request, path: ctx.path, owner: ctx.owner })
+    }),
+})
+
+const asError = (e: unknown) => (e instanceof RenderError ? { code: e.code, message: e.message, data: e.data } : { code: 'E_INTERNAL', message: e instanceof Error ? e.message : String(e) })
+
+process.on('message', async (m: ToChild) => {
+  if (m.type === 'abort') return controllers.get(m.id)?.abort(new RenderError('E_CANCELLED', m.reason))
+  if (m.type === 'generated') {
+    const g = generated.get(m.ask)
+    generated.delete(m.ask)
+    if (m.error) g?.reject(new RenderError(m.error.code as never, m.error.message, m.error.data))
+    else g?.resolve(m.path!)
+    return
+  }
+  const controller = new AbortController()
+  controllers.set(m.id, controller)
+  try {
+    const result: RenderResult = await renderer.render(m.edit, { out: m.out, owner: m.owner, signal: controller.signal, onProgress: (p) => send({ type: 'progress', id: m.id, progress: p }) })
+    send({ type: 'done', id: m.id, result, retiring: displayLost() })
+  } catch (e) {
+    send({ type: 'failed', id: m.id, error: asError(e), retiring: displayLost() })
+  } finally {
+    controllers.delete(m.id)
+    // Our X server died under us: leave before Xlib's next request ends this process mid-render.
+    if (displayLost()) setImmediate(() => process.exit(0))
+  }
+})
+send({ type: 'ready' })

@@ -1,0 +1,53 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import * as assert from 'uvu/assert'
+
+// `reelforge serve` as a real child process: for end-to-end and kill -9 tests.
+export const root = new URL('../..', import.meta.url).pathname
+export const tsx = join(root, 'node_modules/.bin/tsx')
+
+export const freePort = () => new Promise<number>((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const port = (s.address() as { port: number }).port
+    s.close(() => resolve(port))
+  })
+})
+
+/** Starts `reelforge serve` as a child process and waits until it listens. */
+export async function serve(data: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  // One process (not the tsx CLI, which would run the server as a grandchild that SIGKILL would miss).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'serve', '--port', String(port), '--data', data], { cwd: root, env: { ...process.env, REELFORGE_LEASE_MS: '1500', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let log = ''
+  child.stdout!.on('data', (d) => (log += d))
+  child.stderr!.on('data', (d) => (log += d))
+  for (let i = 0; i < 200 && !/listening on/.test(log); i++) {
+    if (child.exitCode !== null) throw new Error(`serve exited: ${log}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  assert.match(log, /listening on http:\/\/127\.0\.0\.1:\d+/)
+  return child
+}
+export const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill(signal))))
+
+export async function api(port: number, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  return { status: res.status, body: (await res.json()) as any }
+}
+export async function waitStatus(port: number, key: string, id: string, statuses: string[], timeoutMs = 90_000) {
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const s = await api(port, key, 'GET', `/v1/render/${id}`).catch(() => undefined)
+    if (s && statuses.includes(s.body.status)) return s.body
+  }
+  throw new Error(`job ${id} never reached ${statuses}`)
+}
+/** A live key from the CLI, funded with the CLI (live renders need prepaid credits). */
+export const createKey = (data: string, credits = 500) => {
+  const r = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--data', data], { cwd: root, encoding: 'utf8' })
+  assert.is(r.status, 0, r.stderr)
+  const key = r.stdout.trim()
+  const w = spawnSync(tsx, ['adapters/cli/main.ts', 'wallet', 'deposit', String(credits), '--key', key, '--data', data], { cwd: root, encoding: 'utf8' })
+  assert.is(w.status, 0, w.stderr)
+  assert.is(JSON.parse(w.stdout).balance, credits)
+  return key
+}
