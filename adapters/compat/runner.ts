@@ -72,6 +72,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
       opts.onResult?.(result)
     }
   } finally {
+    server.closeAllConnections()
     server.close()
   }
   return results

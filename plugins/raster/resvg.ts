@@ -61,12 +61,14 @@ function rasteriser(): ChildProcess {
 /** Lets the process exit while nothing is being rasterised. */
 function idle() {
   if (!child) return
+  // The IPC channel and the stderr pipe are handles of their own: each must follow the child.
+  const handles = [child.channel, child.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[]
   if (pending.size) {
     child.ref()
-    ;(child.channel as { ref?(): void } | undefined)?.ref?.()
+    handles.forEach((h) => h?.ref?.())
   } else {
     child.unref()
-    ;(child.channel as { unref?(): void } | undefined)?.unref?.()
+    handles.forEach((h) => h?.unref?.())
   }
 }
 
