@@ -85,6 +85,18 @@ runner('a real Shotstack edit that is not valid is reported as rejected, with th
   assert.is(r!.rendered, false)
   assert.match(r!.error!, /timeline\.tracks\[0\]\.clips\[0\]\.start/)
 })
+runner('warnings are explained by their cause; a font Shotstack supplies but reelforge lacks stays unexplained', async () => {
+  const { writeFileSync, mkdirSync } = await import('node:fs')
+  const fonts = join(dir, 'fonts')
+  mkdirSync(fonts)
+  const text = (family: string, start: number) => ({ asset: { type: 'text', text: 'Aa', font: { family, size: 30, color: '#ffffff' } }, start, length: 1 })
+  writeFileSync(join(fonts, 'fonts.json'), JSON.stringify({ timeline: { tracks: [{ clips: [text('NoSuchFamily', 0), text('Movlette', 1)] }] }, output: { format: 'mp4', resolution: 'preview' } }))
+  const [r] = await runCompat({ dir: fonts, outDir: join(dir, 'fonts-out'), standInDir: join(dir, 'standins') })
+  const of = (family: string) => r!.warnings.find((w) => w.message.includes(`"${family}"`))
+  assert.is(of('NoSuchFamily')?.cause, 'the edit names a font that neither it nor Shotstack supplies')
+  assert.ok(of('Movlette'), 'Movlette is not built in: warned')
+  assert.is(of('Movlette')!.cause, undefined, 'a Shotstack font reelforge lacks is its own gap')
+})
 runner('representative real edits from ../shared/compat (luma tail, captions of a voice-over, merge fields, filters, html)', async () => {
   if (!existsSync(SHARED)) {
     // Not silent: the suite says what it could not run. Our own fixtures above still ran.
