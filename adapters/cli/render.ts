@@ -1,18 +1,20 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createRenderer } from '../index.js'
+import { createRenderer, renderSegmented } from '../index.js'
 import { RenderError } from '../../core/index.js'
 import { createProgressPrinter } from './progress.js'
 
-const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--quiet]`
+const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments N] [--quiet]
+
+--segments N renders an mp4 as N time segments in N processes at once and joins them without re-encoding.`
 
 /** `reelforge render`: renders an edit file; a bad edit exits 2 printing each issue with its path. */
 export async function renderCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string', short: 'o' }, 'y-axis': { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
+    options: { out: { type: 'string', short: 'o' }, 'y-axis': { type: 'string' }, segments: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
   })
   if (values.help || positionals.length !== 1 || !values.out) {
     console.error(USAGE)
@@ -33,12 +35,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
   process.once('SIGINT', onSigint)
   const progress = createProgressPrinter()
   try {
-    const result = await renderer.render(edit, {
-      out: values.out,
-      baseDir: dirname(file),
-      signal: controller.signal,
-      onProgress: values.quiet ? undefined : progress.update,
-    })
+    const common = { out: values.out, baseDir: dirname(file), signal: controller.signal, onProgress: values.quiet ? undefined : progress.update }
+    const segments = Number(values.segments ?? 1)
+    const result = segments > 1 ? await renderSegmented(renderer, edit, { ...common, segments, network: { allow: ['*'] } }) : await renderer.render(edit, common)
     progress.done()
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
     const speed = result.duration / (result.renderMs / 1000)

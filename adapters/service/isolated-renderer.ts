@@ -15,7 +15,7 @@ export interface ChildConfig {
 
 type ErrorShape = { code: string; message: string; data?: Record<string, unknown> }
 export type ToChild =
-  | { type: 'render'; id: string; edit: unknown; out: string; owner?: unknown }
+  | { type: 'render'; id: string; edit: unknown; out: string; owner?: unknown; baseDir?: string }
   | { type: 'abort'; id: string; reason: string }
   | { type: 'generated'; ask: number; path?: string; error?: ErrorShape }
 export type ToParent =
@@ -106,9 +106,10 @@ class Worker {
     })
     let listening!: () => void
     this.ready = new Promise<void>((resolve) => (listening = resolve))
-    this.hold(false)
+    // Held while starting (a render is waiting for it), released when idle.
+    this.hold(true)
     this.child.on('message', (m: ToParent) => {
-      if (m.type === 'ready') return listening()
+      if (m.type === 'ready') return this.hold(!!this.running), listening()
       if (m.type === 'generate') return void this.generate(m)
       const r = this.running
       if (!r || r.id !== m.id) return
@@ -142,7 +143,7 @@ class Worker {
       this.hold(true)
       const abort = () => this.send({ type: 'abort', id, reason: String((opts.signal?.reason as Error)?.message ?? 'cancelled') })
       opts.signal?.addEventListener('abort', abort, { once: true })
-      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner })
+      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner, baseDir: opts.baseDir })
     })
   }
 

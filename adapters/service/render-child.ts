@@ -40,7 +40,7 @@ process.on('message', async (m: ToChild) => {
   const controller = new AbortController()
   controllers.set(m.id, controller)
   try {
-    const result: RenderResult = await renderer.render(m.edit, { out: m.out, owner: m.owner, signal: controller.signal, onProgress: (p) => send({ type: 'progress', id: m.id, progress: p }) })
+    const result: RenderResult = await renderer.render(m.edit, { out: m.out, owner: m.owner, baseDir: m.baseDir, signal: controller.signal, onProgress: (p) => send({ type: 'progress', id: m.id, progress: p }) })
     send({ type: 'done', id: m.id, result, retiring: displayLost() })
   } catch (e) {
     send({ type: 'failed', id: m.id, error: asError(e), retiring: displayLost() })

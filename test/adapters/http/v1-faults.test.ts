@@ -21,14 +21,22 @@ async function until<T>(what: string, get: () => T | undefined, timeoutMs = 30_0
   }
   throw new Error(`timed out waiting for ${what}`)
 }
+/** A service closed however the test ends (a failed assertion must not leave its queue running). */
+async function withService(opts: Parameters<typeof testService>[0], fn: (svc: ReturnType<typeof testService>) => Promise<void>) {
+  const svc = testService(opts)
+  try {
+    await fn(svc)
+  } finally {
+    await svc.close(1000)
+  }
+}
 /** A render long enough to be caught in the middle. */
 const long = () => ({ ...titleEdit(30), output: { format: 'mp4', size: { width: 640, height: 360 }, fps: 25 } })
 
 const faults = suite('faults while rendering: the job fails clearly, the service carries on')
-faults('ffmpeg killed mid-render → FAILED naming the killed encoder; the next render completes', async () => {
-  const svc = testService({ start: true })
+faults('ffmpeg killed mid-render → FAILED naming the killed encoder; the next render completes', () => withService({ start: true }, async (svc) => {
   const { jobId } = (await svc.call('POST', '/v1/render', { body: long() })).body
-  const child = (await until('the render process', () => pgrep('render-child')))[0]!
+  const child = (await until('the render process', () => pgrep('render-child', process.pid)))[0]!
   await svc.waitFor(jobId, ['PROCESSING'])
   await until('rendering progress', () => svc.jobs.get(jobId)!.progress > 0.1 || undefined)
   const ffmpeg = await until('its encoder', () => pgrep('ffmpeg.*rawvideo', child))
@@ -38,12 +46,10 @@ faults('ffmpeg killed mid-render → FAILED naming the killed encoder; the next 
   assert.match(failed.error, /ffmpeg encoder was killed \(SIGKILL\)/)
   const next = (await svc.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId
   assert.is((await svc.waitFor(next, ['COMPLETE', 'FAILED'])).status, 'COMPLETE')
-  await svc.close()
-})
-faults('the render process dies mid-render (as Xlib makes it when its X server goes) → FAILED "the render process died"; the service renders the next job', async () => {
-  const svc = testService({ start: true })
+}))
+faults('the render process dies mid-render (as Xlib makes it when its X server goes) → FAILED "the render process died"; the service renders the next job', () => withService({ start: true }, async (svc) => {
   const { jobId } = (await svc.call('POST', '/v1/render', { body: long() })).body
-  const child = (await until('the render process', () => pgrep('render-child')))[0]!
+  const child = (await until('the render process', () => pgrep('render-child', process.pid)))[0]!
   await until('rendering progress', () => svc.jobs.get(jobId)!.progress > 0.1 || undefined)
   process.kill(child, 'SIGKILL')
   const failed = await svc.waitFor(jobId, ['FAILED', 'COMPLETE'])
@@ -51,9 +57,8 @@ faults('the render process dies mid-render (as Xlib makes it when its X server g
   assert.match(failed.error, /the render process died \(SIGKILL\).*the service is unaffected/)
   const next = (await svc.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId
   assert.is((await svc.waitFor(next, ['COMPLETE', 'FAILED'])).status, 'COMPLETE', 'a fresh render process took over')
-  assert.not.ok(pgrep('render-child').includes(child))
-  await svc.close()
-})
+  assert.not.ok(pgrep('render-child', process.pid).includes(child))
+}))
 faults('the X server dies mid-render → the job completes or fails cleanly; the service stays up and renders the next job', async () => {
   // The render process must own its Xvfb for this: without DISPLAY it starts its own (captured at fork).
   const display = process.env.DISPLAY
@@ -61,7 +66,7 @@ faults('the X server dies mid-render → the job completes or fails cleanly; the
   const svc = testService({ start: true })
   try {
     const { jobId } = (await svc.call('POST', '/v1/render', { body: long() })).body
-    const child = (await until('the render process', () => pgrep('render-child')))[0]!
+    const child = (await until('the render process', () => pgrep('render-child', process.pid)))[0]!
     await until('rendering progress', () => svc.jobs.get(jobId)!.progress > 0.1 || undefined)
     if (display !== undefined) process.env.DISPLAY = display
     const watchdog = execFileSync('pgrep', ['-af', `reelforge-xvfb ${child} `], { encoding: 'utf8' })
@@ -79,8 +84,7 @@ faults('the X server dies mid-render → the job completes or fails cleanly; the
     await svc.close()
   }
 })
-faults('disk full on output → FAILED "the disk is full"; the next render completes', async () => {
-  const svc = testService()
+faults('disk full on output → FAILED "the disk is full"; the next render completes', () => withService({}, async (svc) => {
   const { jobId } = (await svc.call('POST', '/v1/render', { body: titleEdit(2) })).body
   // The job's output file is /dev/full: every write fails with ENOSPC, as on a full disk.
   const dir = join(svc.config.dataDir, 'work', jobId)
@@ -93,6 +97,5 @@ faults('disk full on output → FAILED "the disk is full"; the next render compl
   assert.is(failed.credits_used, 0)
   const next = (await svc.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId
   assert.is((await svc.waitFor(next, ['COMPLETE', 'FAILED'])).status, 'COMPLETE')
-  await svc.close()
-})
+}))
 faults.run()

@@ -1,0 +1,61 @@
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createRenderer, probe, renderSegmented } from '../../adapters/index.js'
+import { decodeFrames, frameDiff, type Frames } from '../helpers/frames.js'
+import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
+import { edit } from '../helpers/render.js'
+
+const dir = tempDir()
+const test = suite('segment-parallel rendering')
+
+/** Mean absolute difference between frame i of two decodes (0–255). */
+function diff(a: Frames, b: Frames, i: number): number {
+  const x = a.frame(i), y = b.frame(i)
+  let s = 0
+  for (let k = 0; k < x.length; k += 4) s += Math.abs(x[k]! - y[k]!) + Math.abs(x[k + 1]! - y[k + 1]!) + Math.abs(x[k + 2]! - y[k + 2]!)
+  return s / (x.length / 4) / 3
+}
+
+test('2 and 3 segments in parallel processes give the same frames, duration and sound as one render', async () => {
+  const video = await lavfi('testsrc2=size=320x180:rate=25:duration=6', join(dir, 'v.mp4'), ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=6', '-shortest', '-c:a', 'aac'])
+  // Motion everywhere (a moving source, a zoom, a crossfade across the 2-segment boundary), and sound.
+  const e = edit([
+    { asset: { type: 'video', src: video, trim: 0.5 }, start: 0, length: 2.5, transition: { out: 'fade' } },
+    { asset: { type: 'title', text: 'Two', style: 'minimal' }, start: 1.5, length: 2.7, effect: 'zoomIn', transition: { in: 'fade' } },
+  ], { fps: 25 })
+  const cacheDir = join(dir, 'cache')
+  const renderer = createRenderer({ cacheDir })
+  const single = await renderer.render(e, { out: join(dir, 'single.mp4') })
+  const two = await renderSegmented(renderer, e, { out: join(dir, 'two.mp4'), segments: 2, cacheDir })
+  const three = await renderSegmented(renderer, e, { out: join(dir, 'three.mp4'), segments: 3, cacheDir })
+  for (const r of [two, three]) {
+    const p = await probe(r.path, { countFrames: true })
+    const v = p.streams.find((s) => s.type === 'video')!
+    assert.is(v.frames, single.frames, `${r.path}: same frame count`)
+    assert.is(r.frames, single.frames)
+    assert.ok(Math.abs(v.frames! / v.fps! - single.duration) < 1e-6, 'same duration')
+    assert.ok(p.streams.some((s) => s.type === 'audio'), 'sound muxed in')
+  }
+  const a = await decodeFrames(single.path, 320, 180)
+  const b = await decodeFrames(two.path, 320, 180)
+  const c = await decodeFrames(three.path, 320, 180)
+  // The same pictures frame for frame (only x264's own choices differ), including both sides of every boundary.
+  for (const i of [0, 34, 35, 52, 53, 54, 69, 70, 104]) {
+    assert.ok(diff(a, b, i) < 4, `frame ${i}: 2 segments differ by ${diff(a, b, i).toFixed(2)}`)
+    assert.ok(diff(a, c, i) < 4, `frame ${i}: 3 segments differ by ${diff(a, c, i).toFixed(2)}`)
+  }
+  assert.ok(frameDiff(b, 52, 54) > 0.5, 'and the picture moves across the boundary (the check could fail)')
+  // The tone plays for the video clip (0–2.5 s) and is silent after it, in the joined file too.
+  const sound = await decodeAudio(two.path)
+  assert.ok(rmsDb(sound, 0.5, 2) > -30, 'tone while the clip plays')
+  assert.ok(rmsDb(sound, 3, 4) < -50, 'silence after it')
+})
+test('other formats and short edits render in one piece', async () => {
+  const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
+  const short = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 0.8 }]), { out: join(dir, 'short.mp4'), segments: 4 })
+  assert.is(short.frames, 20)
+  const webm = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 2 }], { format: 'webm' }), { out: join(dir, 'x.webm'), segments: 2 })
+  assert.is(webm.frames, 50)
+})
+test.run()
