@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { removePartial } from './ffmpeg/run.js'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'

@@ -1,7 +1,7 @@
 import { H3 } from 'h3'
 import type { Compositor } from '../../core/index.js'
 import type { Billing } from '../service/billing.js'
-import type { ServiceConfig } from '../service/config.js'
+import { publicBaseUrl, type ServiceConfig } from '../service/config.js'
 import type { JobEvents } from '../service/events.js'
 import type { JobStore } from '../service/jobs.js'
 import type { KeyStore } from '../service/keys.js'
@@ -65,7 +65,6 @@ export function createApp(deps: AppDeps): H3 {
     ...aiRoutes({ ...deps, bodyLimit }),
     ...(deps.extraRoutes ?? []),
   ]
-  const base = (deps.config.baseUrl ?? `http://${deps.config.host}:${deps.config.port}`).replace(/\/+$/, '')
   let doc: unknown
   routes.push({
     method: 'get',
@@ -73,7 +72,7 @@ export function createApp(deps: AppDeps): H3 {
     auth: false,
     summary: 'This document',
     responses: { 200: { description: 'OpenAPI 3.1' } },
-    handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: base })),
+    handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: publicBaseUrl(deps.config) })),
   })
   routes.push(...opsRoutes({ db: deps.db, worker: deps.worker, isShuttingDown: () => deps.queue.stopping }))
   register(app, routes, (handler) => idempotent(handler, { idempotency: deps.idempotency, keys: deps.keys, bodyLimit }))

@@ -16,7 +16,7 @@ import type { ProviderPlugin } from '../../core/index.js'
 import { ImageService } from '../service/images.js'
 import { RateLimiter } from '../service/rate-limit.js'
 import { storageLoader } from '../service/storage-loader.js'
-import { dbPath, filesDir, type ServiceConfig } from '../service/config.js'
+import { dbPath, filesDir, publicBaseUrl, type ServiceConfig } from '../service/config.js'
 import { openDatabase, type Db } from '../service/db.js'
 import { JobEvents } from '../service/events.js'
 import { JobStore } from '../service/jobs.js'
@@ -106,7 +106,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   })
   c.register(TOKENS.Images, { useValue: images })
   // The renderer reads the service's own file URLs from storage and makes AI assets through `images`.
-  const baseUrl = () => config.baseUrl ?? `http://${config.host}:${config.port}`
+  const baseUrl = () => publicBaseUrl(config)
   const generateImage: ImageGenerator = (request, ctx) => images.forRender(request, ctx)
   const local = createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage)], generateImage })
   const isolated = !overrides.renderer && config.isolateRenders ? new IsolatedRenderer(local, () => ({ cacheDir: config.cacheDir, network: config.network, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined }), generateImage) : undefined

@@ -27,12 +27,15 @@ export interface SegmentedOptions {
  */
 export async function renderSegmented(local: Compositor, edit: unknown, opts: SegmentedOptions): Promise<RenderResult> {
   const started = performance.now()
+  const whole = () => local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, baseDir: opts.baseDir })
+  // Only mp4 joins by stream copy; anything else renders in one piece without planning twice.
+  if ((opts.segments ?? 2) <= 1 || local.validate(edit).edit.output.format !== 'mp4') return whole()
   const plan = await local.plan(edit, { signal: opts.signal, baseDir: opts.baseDir })
   const { firstFrame, frames, fps, format, edit: valid } = plan
   const hasAudio = !!plan.audio
   await plan.dispose()
   const n = Math.max(1, Math.min(opts.segments ?? 2, Math.floor(frames / fps))) // at least a second each
-  if (format !== 'mp4' || n === 1) return local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, baseDir: opts.baseDir })
+  if (format !== 'mp4' || n === 1) return whole()
 
   const work = await mkdtemp(join(tmpdir(), 'reelforge-segments-'))
   const pool = new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, baseUrl: '' }), () => {

@@ -78,3 +78,9 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
 export const dbPath = (config: ServiceConfig) => join(config.dataDir, 'reelforge.db')
 export const filesDir = (config: ServiceConfig) => join(config.dataDir, 'files')
 export const workDir = (config: ServiceConfig) => join(config.dataDir, 'work')
+
+/** Where clients reach this service: `baseUrl`, else `http://host:port` (read late: port 0 is known only after listen). */
+export const publicBaseUrl = (config: ServiceConfig) => (config.baseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '')
+
+/** The public URL of a stored file: `<base>/v1/files/<key>`. */
+export const fileUrl = (config: ServiceConfig, key: string) => `${publicBaseUrl(config)}/v1/files/${key}`

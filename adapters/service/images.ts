@@ -16,7 +16,7 @@ import type { RateLimiter } from './rate-limit.js'
 import type { Storage } from './storage.js'
 import type { Wallet } from './wallet.js'
 import type { Webhooks } from './webhooks.js'
-import { fileUrl } from './worker.js'
+import { fileUrl } from './config.js'
 
 /** A generated image as the API shows it. */
 export interface ImageRecord {

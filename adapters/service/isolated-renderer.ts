@@ -14,6 +14,11 @@ export interface ChildConfig {
 }
 
 type ErrorShape = { code: string; message: string; data?: Record<string, unknown> }
+
+/** An error as plain data for the other process; `fallback` is the code of anything not a RenderError. */
+export const toShape = (e: unknown, fallback: string): ErrorShape => (e instanceof RenderError ? { code: e.code, message: e.message, data: e.data } : { code: fallback, message: e instanceof Error ? e.message : String(e) })
+/** The RenderError an `ErrorShape` stands for. */
+export const fromShape = (s: ErrorShape) => new RenderError(s.code as never, s.message, s.data)
 export type ToChild =
   | { type: 'render'; id: string; edit: unknown; out: string; owner?: unknown; baseDir?: string }
   | { type: 'abort'; id: string; reason: string }
@@ -119,7 +124,7 @@ class Worker {
       // A retiring process (its X server died) exits next: never hand it another render.
       if (m.retiring) this.alive = false
       if (m.type === 'done') r.resolve(m.result)
-      else r.reject(new RenderError(m.error.code as never, m.error.message, m.error.data))
+      else r.reject(fromShape(m.error))
     })
     this.child.on('exit', (code, signal) => {
       this.alive = false
@@ -168,8 +173,7 @@ class Worker {
       const path = await this.generateImage(m.request, { path: m.path, signal, tmpDir: '', owner: m.owner })
       this.send({ type: 'generated', ask: m.ask, path })
     } catch (e) {
-      const error = e instanceof RenderError ? { code: e.code, message: e.message, data: e.data } : { code: 'E_PROVIDER_FAILED', message: (e as Error).message }
-      this.send({ type: 'generated', ask: m.ask, error })
+      this.send({ type: 'generated', ask: m.ask, error: toShape(e, 'E_PROVIDER_FAILED') })
     }
   }
 }

@@ -3,7 +3,7 @@
 // job it was rendering, never the HTTP service.
 import { displayLost, RenderError, type RenderResult } from '../../core/index.js'
 import { createRenderer } from '../index.js'
-import type { ChildConfig, ToChild, ToParent } from './isolated-renderer.js'
+import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './isolated-renderer.js'
 import { storageLoader } from './storage-loader.js'
 import { LocalStorage } from './storage.js'
 
@@ -26,14 +26,12 @@ const renderer = createRenderer({
     }),
 })
 
-const asError = (e: unknown) => (e instanceof RenderError ? { code: e.code, message: e.message, data: e.data } : { code: 'E_INTERNAL', message: e instanceof Error ? e.message : String(e) })
-
 process.on('message', async (m: ToChild) => {
   if (m.type === 'abort') return controllers.get(m.id)?.abort(new RenderError('E_CANCELLED', m.reason))
   if (m.type === 'generated') {
     const g = generated.get(m.ask)
     generated.delete(m.ask)
-    if (m.error) g?.reject(new RenderError(m.error.code as never, m.error.message, m.error.data))
+    if (m.error) g?.reject(fromShape(m.error))
     else g?.resolve(m.path!)
     return
   }
@@ -43,7 +41,7 @@ process.on('message', async (m: ToChild) => {
     const result: RenderResult = await renderer.render(m.edit, { out: m.out, owner: m.owner, baseDir: m.baseDir, signal: controller.signal, onProgress: (p) => send({ type: 'progress', id: m.id, progress: p }) })
     send({ type: 'done', id: m.id, result, retiring: displayLost() })
   } catch (e) {
-    send({ type: 'failed', id: m.id, error: asError(e), retiring: displayLost() })
+    send({ type: 'failed', id: m.id, error: toShape(e, 'E_INTERNAL'), retiring: displayLost() })
   } finally {
     controllers.delete(m.id)
     // Our X server died under us: leave before Xlib's next request ends this process mid-render.

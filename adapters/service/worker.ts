@@ -1,9 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises'
-import { basename, extname, join } from 'node:path'
+import { basename, join } from 'node:path'
 import { inject, injectable } from './di.js'
 import { RenderError, type Compositor, type RenderProgress } from '../../core/index.js'
 import type { Billing } from './billing.js'
-import { workDir, type ServiceConfig } from './config.js'
+import { fileUrl, workDir, type ServiceConfig } from './config.js'
 import { JobEvents } from './events.js'
 import { JobStore, type Job, type JobStage } from './jobs.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
@@ -113,15 +113,9 @@ export class RenderWorker {
   /** Moves a finished file into storage and returns its public URL. */
   private async save(jobId: string, file: string): Promise<string> {
     const key = await this.storage.put(`${jobId}/${basename(file)}`, file)
-    return fileUrl(this.config, key, extname(file))
+    return fileUrl(this.config, key)
   }
 }
 
 /** Thrown inside the completing transaction to roll back when this worker no longer holds the job. */
 class LeaseLost extends Error {}
-
-/** The public URL of a stored file: `<base>/v1/files/<job>/<name>`. */
-export function fileUrl(config: ServiceConfig, key: string, _ext?: string): string {
-  const base = (config.baseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '')
-  return `${base}/v1/files/${key}`
-}

@@ -24,16 +24,14 @@ export const svg = defineAssetPlugin({
       size,
       static: true,
       async open(gpu, need) {
-        let image
+        let pixels: Uint8Array
         try {
-          image = await rasteriseSvg(params.src, need.width)
+          pixels = await rasteriseSvg(params.src, need)
         } catch (e) {
           if (!(e instanceof RasteriserCrash)) throw e
           ctx.warn(`${e.message}; the clip is transparent`)
-          image = { width: need.width, height: need.height, pixels: new Uint8Array(need.width * need.height * 4) }
+          pixels = new Uint8Array(need.width * need.height * 4)
         }
-        let pixels: Uint8Array = image.pixels
-        if (image.height !== need.height) pixels = rescaleRows(pixels, image.width, image.height, need)
         if (opacity < 1) for (let i = 0; i < pixels.length; i++) pixels[i] = Math.round(pixels[i]! * opacity)
         const texture = gpu.texture(pixels, need.width, need.height)
         return { frame: () => texture, close: () => gpu.release(texture) }
@@ -41,13 +39,3 @@ export const svg = defineAssetPlugin({
     }
   },
 })
-
-/** Nearest-row resampling for a non-uniform target (a `cover` fit stretches). */
-function rescaleRows(src: Uint8Array, width: number, height: number, need: Size): Uint8Array {
-  const out = new Uint8Array(need.width * need.height * 4)
-  for (let y = 0; y < need.height; y++) {
-    const sy = Math.min(height - 1, Math.floor((y * height) / need.height))
-    out.set(src.subarray(sy * width * 4, sy * width * 4 + Math.min(width, need.width) * 4), y * need.width * 4)
-  }
-  return out
-}

@@ -45,16 +45,13 @@ export async function renderHtml(box: HtmlBox, need: Size, fonts: FontBook, warn
   } catch (e) {
     throw new Error(`html layout failed: ${(e as Error).message}`)
   }
-  let image
   try {
-    image = await rasteriseSvg(withLayerAnchors(svg, box), need.width)
+    return await rasteriseSvg(withLayerAnchors(svg, box), need)
   } catch (e) {
     if (!(e instanceof RasteriserCrash)) throw e
     warn(`${e.message}; the box is left transparent`)
     return new Uint8Array(need.width * need.height * 4)
   }
-  if (image.height !== need.height) return resizeRows(image.pixels, image.width, image.height, need)
-  return image.pixels
 }
 
 /**
@@ -66,14 +63,4 @@ export async function renderHtml(box: HtmlBox, need: Size, fonts: FontBook, warn
 function withLayerAnchors(svg: string, box: { width: number; height: number }): string {
   const anchor = `<rect x="0" y="0" width="${box.width}" height="${box.height}" fill="#000" fill-opacity="0"/>`
   return svg.replace(/<g\b([^>]*\b(?:mask|clip-path|filter|opacity)=[^>]*[^/])>/g, (tag) => tag + anchor)
-}
-
-/** resvg keeps the aspect ratio; a non-uniform `need` (cover fit) is met by nearest-row resampling. */
-function resizeRows(src: Uint8Array, width: number, height: number, need: Size): Uint8Array {
-  const out = new Uint8Array(need.width * need.height * 4)
-  for (let y = 0; y < need.height; y++) {
-    const sy = Math.min(height - 1, Math.floor((y * height) / need.height))
-    out.set(src.subarray(sy * width * 4, sy * width * 4 + Math.min(width, need.width) * 4), y * need.width * 4)
-  }
-  return out
 }

@@ -120,12 +120,16 @@ export function guardedAgent(policy: NetworkPolicy = {}, opts: { connectTimeout?
   })
 }
 
+const compiled = new WeakMap<NetworkPolicy, AddressGuard>()
+
 /**
  * Checks a URL a user hands in (callback, webhook) before it is stored: a clear refusal now beats a
  * delivery that can never succeed. Resolves the host; the connection is checked again when it is made.
  */
 export async function checkUrl(url: string, policy: NetworkPolicy = {}): Promise<string | undefined> {
-  const guard = addressGuard(policy)
+  // Called per request: compile each policy once.
+  let guard = compiled.get(policy)
+  if (!guard) compiled.set(policy, (guard = addressGuard(policy)))
   let parsed: URL
   try {
     parsed = new URL(url)

@@ -1,5 +1,4 @@
-import { rm } from 'node:fs/promises'
-import { stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { createFfmpegSink, defineOutputPlugin, removePartial, runFfmpeg } from '../../core/index.js'
 import { scaleFilter } from './args.js'
 

@@ -2,13 +2,6 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-export interface Raster {
-  width: number
-  height: number
-  /** Premultiplied RGBA, top row first. */
-  pixels: Uint8Array
-}
-
 /** Thrown when the rasteriser process died on an input (the renderer itself carries on). */
 export class RasteriserCrash extends Error {}
 
@@ -88,8 +81,20 @@ export async function svgSize(svg: string): Promise<{ width: number; height: num
   return { width, height }
 }
 
-/** Rasterises `svg` at `width` pixels wide (height follows the aspect ratio). */
-export async function rasteriseSvg(svg: string, width: number): Promise<Raster> {
-  const r = await ask(svg, width)
-  return { width: r.width, height: r.height, pixels: r.pixels! }
+/**
+ * Rasterises `svg` to exactly `need` pixels (premultiplied RGBA). resvg keeps the aspect ratio at
+ * `need.width`; a non-uniform `need` (a `cover` fit stretches) is met by nearest-row resampling.
+ */
+export async function rasteriseSvg(svg: string, need: { width: number; height: number }): Promise<Uint8Array> {
+  const r = await ask(svg, need.width)
+  return r.height === need.height ? r.pixels! : resizeRows(r.pixels!, r.width, r.height, need)
+}
+
+function resizeRows(src: Uint8Array, width: number, height: number, need: { width: number; height: number }): Uint8Array {
+  const out = new Uint8Array(need.width * need.height * 4)
+  for (let y = 0; y < need.height; y++) {
+    const sy = Math.min(height - 1, Math.floor((y * height) / need.height))
+    out.set(src.subarray(sy * width * 4, sy * width * 4 + Math.min(width, need.width) * 4), y * need.width * 4)
+  }
+  return out
 }
