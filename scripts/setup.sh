@@ -3,10 +3,14 @@
 #   1. Debian packages: ffmpeg, Xvfb + Mesa (headless-gl's display), the toolchain gl@8 builds with,
 #      espeak-ng (the local text-to-speech voice).
 #   2. npm dependencies (npm ci), when package-lock.json changed since the last install.
+#   3. The dashboard bundle (dist/dashboard), when its sources changed.
+# With --test it also installs what only the tests use: Chromium (the dashboard's browser tests), and the
+# Redis and PostgreSQL servers (the distributed back ends), which scripts/services.sh starts on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3 espeak-ng)
+if [ "${1:-}" = "--test" ]; then packages+=(chromium redis-server postgresql); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,4 +39,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f node_modules/
   echo "setup: npm ci (gl builds from source: about 2 minutes)"
   JOBS=max npm ci --no-audit --no-fund
   echo "$want" > "$stamp"
+fi
+
+if [ ! -f dist/dashboard/app.js ] || [ -n "$(find adapters/dashboard/ui adapters/service/vocabulary.ts scripts/build-dashboard.mjs -newer dist/dashboard/app.js -print -quit)" ]; then
+  node scripts/build-dashboard.mjs
 fi

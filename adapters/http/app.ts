@@ -8,6 +8,7 @@ import type { KeyStore } from '../service/keys.js'
 import type { JobQueue } from '../service/queue.js'
 import type { Storage } from '../service/storage.js'
 import type { RenderWorker } from '../service/worker.js'
+import { mountDashboard } from '../dashboard/serve.js'
 import { onError } from './errors.js'
 import { openApiDocument } from './openapi.js'
 import { register, type RouteSpec } from './route.js'
@@ -18,6 +19,7 @@ import { aiRoutes } from './routes/ai.js'
 import type { ImageService } from '../service/images.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { opsRoutes } from './routes/ops.js'
+import { keyRoutes } from './routes/keys.js'
 import type { Db } from '../service/db.js'
 import { idempotent } from './idempotent.js'
 import type { Idempotency } from '../service/idempotency.js'
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): H3 {
     ...webhookRoutes({ ...deps, bodyLimit, network: deps.config.network }),
     ...walletRoutes({ ...deps, bodyLimit }),
     ...aiRoutes({ ...deps, bodyLimit }),
+    ...keyRoutes({ ...deps, bodyLimit }),
     ...(deps.extraRoutes ?? []),
   ]
   let doc: unknown
@@ -76,5 +79,6 @@ export function createApp(deps: AppDeps): H3 {
   })
   routes.push(...opsRoutes({ db: deps.db, worker: deps.worker, isShuttingDown: () => deps.queue.stopping }))
   register(app, routes, (handler) => idempotent(handler, { idempotency: deps.idempotency, keys: deps.keys, bodyLimit }))
+  mountDashboard(app)
   return app
 }

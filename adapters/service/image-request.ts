@@ -1,13 +1,8 @@
 import * as v from 'valibot'
 import { int } from '../../core/index.js'
+import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES as STYLES, PROMPT_LIMIT, type ImageModel } from './vocabulary.js'
 
-export const IMAGE_MODELS = ['dall-e-3', 'flux', 'stable-diffusion'] as const
-export type ImageModel = (typeof IMAGE_MODELS)[number]
-
-/** The seed's size table (width × height). */
-export const IMAGE_SIZES = ['512x512', '1024x1024', '1024x576', '1920x1080', '576x1024', '1080x1920', '1024x768', '768x1024']
-const STYLES: Record<ImageModel, string[]> = { 'dall-e-3': ['natural', 'vivid'], flux: ['natural'], 'stable-diffusion': ['natural', 'artistic'] }
-export const PROMPT_LIMIT = 4000
+export { IMAGE_MODELS, IMAGE_SIZES, PROMPT_LIMIT, type ImageModel }
 
 /**
  * `POST /v1/ai/image` (strict: reelforge's own body). The seed's model rules are checked after the fields,

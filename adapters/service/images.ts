@@ -108,6 +108,11 @@ export class ImageService {
     }
   }
 
+  /** An account's images, newest first (the dashboard's gallery). */
+  list(accountId: string, limit: number): ImageRecord[] {
+    return (this.d.db.prepare('SELECT * FROM images WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(accountId, limit) as Record<string, unknown>[]).map(toRecord)
+  }
+
   get(accountId: string, id: string): ImageRecord | undefined {
     const row = this.d.db.prepare('SELECT * FROM images WHERE id = ? AND account_id = ?').get(id, accountId) as Record<string, unknown> | undefined
     return row && toRecord(row)

@@ -178,6 +178,17 @@ export class JobStore {
     return (this.stmts.isCancelled.get(id) as { cancel_requested: number } | undefined)?.cancel_requested === 1
   }
 
+  /** An account's jobs, newest first; `before` (a `created_at`) pages back. */
+  list(accountId: string, opts: { limit: number; status?: JobStatus; before?: string }): Job[] {
+    const where = ['account_id = @account']
+    if (opts.status) where.push('status = @status')
+    if (opts.before) where.push('created_at < @before')
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`)
+      .all({ account: accountId, status: opts.status ?? null, before: opts.before ?? null, limit: opts.limit }) as Row[]
+    return rows.map(fromRow)
+  }
+
   queued(): number {
     return (this.stmts.countQueued.get() as { n: number }).n
   }

@@ -136,10 +136,13 @@ export class WebhookOutbox {
     this.timer.unref()
   }
 
-  list(accountId: string, opts: { status?: DeliveryStatus; limit?: number } = {}): Delivery[] {
-    const rows = (opts.status
-      ? this.db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(accountId, opts.status, opts.limit ?? 50)
-      : this.db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(accountId, opts.limit ?? 50)) as Record<string, unknown>[]
+  list(accountId: string, opts: { status?: DeliveryStatus; event?: string; limit?: number } = {}): Delivery[] {
+    const where = ['account_id = @account']
+    if (opts.status) where.push('status = @status')
+    if (opts.event) where.push('event = @event')
+    const rows = this.db
+      .prepare(`SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`)
+      .all({ account: accountId, status: opts.status ?? null, event: opts.event ?? null, limit: opts.limit ?? 50 }) as Record<string, unknown>[]
     return rows.map((r) => this.toDelivery(r))
   }
 

@@ -7,11 +7,11 @@ import { JobEvents } from './events.js'
 import type { Job } from './jobs.js'
 import { WebhookOutbox } from './outbox.js'
 import { TOKENS } from './tokens.js'
+import { EVENT_NAMES, type EventName } from './vocabulary.js'
 import type { Wallet } from './wallet.js'
 
-/** Every event the service sends. */
-export const EVENT_NAMES = ['render.queued', 'render.processing', 'render.complete', 'render.failed', 'ai.complete', 'ai.failed', 'wallet.low_balance', 'wallet.deposit'] as const
-export type EventName = (typeof EVENT_NAMES)[number]
+/** Every event the service sends (listed in vocabulary.ts, which the dashboard shares). */
+export { EVENT_NAMES, type EventName }
 
 /** `PUT /v1/webhooks` body (strict: reelforge's own). */
 export const WebhookConfigSchema = v.strictObject({

@@ -5,6 +5,7 @@ import type { ImageService } from '../../service/images.js'
 import type { KeyStore } from '../../service/keys.js'
 import { authenticate } from '../auth.js'
 import { parseBody, readJson } from '../body.js'
+import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
@@ -58,6 +59,14 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
         if (!batch) throw new ServiceError('E_NOT_FOUND', `no batch ${event.context.params?.id}`)
         return batch
       },
+    },
+    {
+      method: 'get',
+      path: '/v1/ai/image',
+      summary: 'This account\'s images, newest first',
+      query: { limit: '1–200 (default 50)' },
+      responses: { 200: { description: 'images', schema: v.object({ images: v.array(ImageSchema) }) }, 400: err, 401: err },
+      handler: (event) => ({ images: d.images.list(authenticate(event, d.keys).accountId, queryParams(event).limit(50, 200)) }),
     },
     {
       method: 'get',

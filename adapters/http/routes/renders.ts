@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
-import { EditSchema, outputSize, type Compositor, type ValidEdit } from '../../../core/index.js'
+import * as v from 'valibot'
+import { EditSchema, outputSize, RenderError, type Compositor, type ValidEdit } from '../../../core/index.js'
 import type { Billing } from '../../service/billing.js'
 import type { ServiceConfig } from '../../service/config.js'
 import { ServiceError } from '../../service/errors.js'
@@ -12,8 +13,9 @@ import { StitchSchema, stitchToEdit } from '../../service/stitch.js'
 import type { RenderWorker } from '../../service/worker.js'
 import { authenticate } from '../auth.js'
 import { checkTargetUrl, parseBody, readJson } from '../body.js'
+import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
-import { ErrorBodySchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
+import { ErrorBodySchema, IssueSchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
 
 export interface RenderRouteDeps {
   config: ServiceConfig
@@ -84,11 +86,50 @@ export function renderRoutes(d: RenderRouteDeps) {
     },
     {
       method: 'get',
+      path: '/v1/render',
+      summary: 'This account\'s renders, newest first; page with `before` (a `created_at`)',
+      query: { status: 'QUEUED | PROCESSING | COMPLETE | FAILED', limit: '1–200 (default 50)', before: 'renders created before this time' },
+      responses: { 200: { description: 'renders', schema: v.object({ renders: v.array(RenderStatusSchema), next: v.nullable(v.string()) }) }, ...errors(400, 401) },
+      handler: (event) => {
+        const principal = authenticate(event, d.keys)
+        const q = queryParams(event)
+        const limit = q.limit(50, 200)
+        const jobs = d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const), before: q.string('before') })
+        return { renders: jobs.map(toStatus), next: jobs.length === limit ? jobs.at(-1)!.createdAt : null }
+      },
+    },
+    {
+      method: 'get',
       path: '/v1/render/:id',
       aliases: aliases('/v1/render/:id'),
       summary: 'Status of a render',
+      query: { data: '`true` adds `data`: the submitted edit (as Shotstack does)' },
       responses: { 200: { description: 'the job', schema: RenderStatusSchema }, ...errors(401, 404) },
-      handler: (event) => toStatus(find(event).job),
+      handler: (event) => {
+        const { job } = find(event)
+        return queryParams(event).flag('data') ? { ...toStatus(job), data: job.request } : toStatus(job)
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/render/validate',
+      summary: 'Check an edit without rendering it (nothing stored, nothing charged)',
+      description: 'The same validation and limits as `POST /v1/render`: `{ valid, issues, warnings }`, each issue with its path.',
+      body: EditSchema,
+      responses: { 200: { description: 'the verdict', schema: v.object({ valid: v.boolean(), issues: v.array(IssueSchema), warnings: v.array(IssueSchema) }) }, ...errors(401, 413, 415) },
+      handler: async (event) => {
+        const principal = authenticate(event, d.keys)
+        const body = await readJson(event, d.config.limits.bodyBytes)
+        try {
+          const { edit, warnings } = d.renderer.validate(body)
+          checkLimits(edit, d.config.limits, principal.sandbox)
+          return { valid: true, issues: [], warnings }
+        } catch (e) {
+          const issues = (e instanceof RenderError || e instanceof ServiceError) && e.data?.issues
+          if (!issues) throw e
+          return { valid: false, issues, warnings: [] }
+        }
+      },
     },
     {
       method: 'delete',

@@ -5,6 +5,7 @@ import type { KeyStore } from '../../service/keys.js'
 import type { Wallet } from '../../service/wallet.js'
 import { authenticate, requireAdmin } from '../auth.js'
 import { parseBody, readJson } from '../body.js'
+import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
@@ -36,9 +37,11 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) }, 401: err },
       handler: (event) => {
         const p = authenticate(event, d.keys)
-        const q = new URL(event.req.url).searchParams
-        const limit = Math.min(500, Math.max(1, Number(q.get('limit') ?? 50) || 50))
-        const entries = d.wallet.ledger(p.accountId, { limit, before: q.get('before') ? Number(q.get('before')) : undefined })
+        const q = queryParams(event)
+        const limit = q.limit(50, 500)
+        const before = q.string('before')
+        if (before !== undefined && !/^\d+$/.test(before)) throw new ServiceError('E_VALIDATION', 'before must be a ledger entry id', { issues: [{ path: 'before', message: 'must be a ledger entry id (a positive integer)' }] })
+        const entries = d.wallet.ledger(p.accountId, { limit, before: before ? Number(before) : undefined })
         return { entries, next: entries.length === limit ? entries.at(-1)!.id : null }
       },
     },

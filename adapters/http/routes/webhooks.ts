@@ -6,6 +6,7 @@ import type { WebhookOutbox } from '../../service/outbox.js'
 import { WebhookConfigSchema, type Webhooks } from '../../service/webhooks.js'
 import { authenticate } from '../auth.js'
 import { checkTargetUrl, parseBody, readJson } from '../body.js'
+import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
@@ -68,15 +69,12 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       method: 'get',
       path: '/v1/webhooks/deliveries',
       summary: 'The delivery log, newest first',
-      query: { status: 'pending | delivered | failed', limit: '1–200 (default 50)' },
+      query: { status: 'pending | delivered | failed', event: 'an event name, e.g. render.completed', limit: '1–200 (default 50)' },
       responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err, 401: err },
       handler: (event) => {
         const p = authenticate(event, d.keys)
-        const q = new URL(event.req.url).searchParams
-        const status = q.get('status') ?? undefined
-        if (status && !['pending', 'delivered', 'failed'].includes(status)) throw new ServiceError('E_VALIDATION', 'status must be pending, delivered or failed', { issues: [{ path: 'status', message: 'must be pending, delivered or failed' }] })
-        const limit = Math.min(200, Math.max(1, Number(q.get('limit') ?? 50) || 50))
-        return { deliveries: d.outbox.list(p.accountId, { status: status as never, limit }) }
+        const q = queryParams(event)
+        return { deliveries: d.outbox.list(p.accountId, { status: q.oneOf('status', ['pending', 'delivered', 'failed'] as const), event: q.string('event'), limit: q.limit(50, 200) }) }
       },
     },
     {

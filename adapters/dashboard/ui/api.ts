@@ -1,0 +1,74 @@
+// The dashboard's only way to the server: the /v1 API with the signed-in key as a Bearer token.
+
+/** The key lives in sessionStorage: gone when the tab closes, never in a URL. */
+const KEY = 'reelforge.key'
+export const session = {
+  key: () => sessionStorage.getItem(KEY),
+  set: (key: string) => sessionStorage.setItem(KEY, key),
+  clear: () => sessionStorage.removeItem(KEY),
+}
+
+export interface Issue {
+  path: string
+  message: string
+}
+
+/** The API's one error shape, kept whole so forms can put each issue beside its field. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: Issue[] = [],
+  ) {
+    super(message)
+  }
+}
+
+/** Fired when the key stops working (revoked while signed in): the app returns to the sign-in form. */
+export const SIGNED_OUT = 'reelforge:signed-out'
+
+export async function api<T>(method: string, path: string, body?: unknown, key = session.key()): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key ?? ''}` }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+  const text = await res.text()
+  let parsed: any
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    throw new ApiError(res.status, 'E_BAD_RESPONSE', `the server answered ${res.status} with something that is not JSON`)
+  }
+  if (!res.ok) {
+    const e = parsed?.error ?? {}
+    if (res.status === 401 && key === session.key()) window.dispatchEvent(new Event(SIGNED_OUT))
+    throw new ApiError(res.status, e.code ?? 'E_UNKNOWN', e.message ?? `HTTP ${res.status}`, e.issues ?? [])
+  }
+  return parsed as T
+}
+
+export interface Me {
+  account_id: string
+  key_id: string
+  sandbox: boolean
+  admin: boolean
+}
+
+export interface Render {
+  id: string
+  status: 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED'
+  stage: string | null
+  progress: number
+  url: string | null
+  poster: string | null
+  thumbnail: string | null
+  duration: number | null
+  credits_used: number
+  error: string | null
+  warnings: Issue[]
+  created_at: string
+  updated_at: string
+  data?: unknown
+}
+
+export const isActive = (r: Pick<Render, 'status'>) => r.status === 'QUEUED' || r.status === 'PROCESSING'

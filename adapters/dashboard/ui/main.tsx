@@ -1,0 +1,116 @@
+import { render } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { api, ApiError, session, SIGNED_OUT, type Me } from './api'
+import { Notice } from './components'
+import { ImagesPage } from './pages/images'
+import { KeysPage } from './pages/keys'
+import { PlaygroundPage } from './pages/playground'
+import { RendersPage } from './pages/renders'
+import { WalletPage } from './pages/wallet'
+import { WebhooksPage } from './pages/webhooks'
+import './style.css'
+
+const PAGES = [
+  ['renders', 'Renders'],
+  ['playground', 'Playground'],
+  ['images', 'Images'],
+  ['webhooks', 'Webhooks'],
+  ['wallet', 'Wallet'],
+  ['keys', 'Keys'],
+] as const
+type Page = (typeof PAGES)[number][0]
+
+/** `#/renders/<id>` → ['renders', '<id>']: the hash names pages only, never credentials. */
+function useRoute(): [Page, string | undefined] {
+  const read = (): [Page, string | undefined] => {
+    const [, page, param] = location.hash.split('/')
+    return [PAGES.some(([p]) => p === page) ? (page as Page) : 'renders', param || undefined]
+  }
+  const [route, setRoute] = useState(read)
+  useEffect(() => {
+    const on = () => setRoute(read())
+    window.addEventListener('hashchange', on)
+    return () => window.removeEventListener('hashchange', on)
+  }, [])
+  return route
+}
+
+function SignIn({ onSignedIn, reason }: { onSignedIn: (me: Me) => void; reason?: string }) {
+  const [key, setKey] = useState('')
+  const [error, setError] = useState<Error>()
+  const [busy, setBusy] = useState(false)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    try {
+      const me = await api<Me>('GET', '/v1/me', undefined, key.trim())
+      session.set(key.trim())
+      onSignedIn(me)
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 401 ? new Error('That key is not valid (or was revoked).') : (err as Error))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <main id="main" class="signin">
+      <h1>reelforge</h1>
+      <form class="stack card" onSubmit={submit}>
+        <label for="api-key">API key</label>
+        <input id="api-key" type="password" autoComplete="off" required placeholder="rf_live_…" value={key} onInput={(e) => setKey(e.currentTarget.value)} aria-describedby="signin-help" />
+        <p id="signin-help" class="muted">Kept in this browser tab's session only; closing the tab signs you out.</p>
+        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        <Notice error={error ?? reason} />
+      </form>
+    </main>
+  )
+}
+
+function App() {
+  const [me, setMe] = useState<Me | null>()
+  const [reason, setReason] = useState<string>()
+  const [page, param] = useRoute()
+  useEffect(() => {
+    if (!session.key()) return setMe(null)
+    api<Me>('GET', '/v1/me').then(setMe, () => (session.clear(), setMe(null)))
+    const out = () => (session.clear(), setMe(null), setReason('Your key stopped working (revoked?). Sign in again.'))
+    window.addEventListener(SIGNED_OUT, out)
+    return () => window.removeEventListener(SIGNED_OUT, out)
+  }, [])
+  useEffect(() => {
+    const title = PAGES.find(([p]) => p === page)?.[1]
+    document.title = `${title} · reelforge`
+  }, [page])
+  if (me === undefined) return <p role="status">Loading…</p>
+  if (me === null) return <SignIn onSignedIn={(m) => (setReason(undefined), setMe(m))} reason={reason} />
+  const signOut = () => (session.clear(), setMe(null))
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <span class="brand">reelforge</span>
+        <nav aria-label="Dashboard">
+          <ul>
+            {PAGES.map(([p, label]) => (
+              <li><a href={`#/${p}`} aria-current={p === page ? 'page' : undefined}>{label}</a></li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who">
+          {me.sandbox ? 'sandbox' : 'live'}{me.admin ? ' · admin' : ''} <button type="button" class="link" onClick={signOut}>Sign out</button>
+        </span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page === 'renders' && <RendersPage id={param} />}
+        {page === 'playground' && <PlaygroundPage />}
+        {page === 'images' && <ImagesPage />}
+        {page === 'webhooks' && <WebhooksPage />}
+        {page === 'wallet' && <WalletPage me={me} />}
+        {page === 'keys' && <KeysPage me={me} />}
+      </main>
+    </>
+  )
+}
+
+render(<App />, document.getElementById('app')!)

@@ -1,0 +1,97 @@
+import { useState } from 'preact/hooks'
+import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES, PROMPT_LIMIT, type ImageModel } from '../../../service/vocabulary.js'
+import { api, ApiError } from '../api'
+import { credits, FieldError, fieldInvalid, IssueList, Notice, usePoll, when } from '../components'
+
+interface Image {
+  id: string
+  status: string
+  url: string | null
+  model: string
+  provider: string | null
+  width: number
+  height: number
+  credits_used: number
+  error: string | null
+  created_at: string
+}
+
+/** Images: generate with the model, size and style controls the API offers; the account's gallery. */
+export function ImagesPage() {
+  const [prompt, setPrompt] = useState('')
+  const [model, setModel] = useState<ImageModel>('flux')
+  const [size, setSize] = useState('1024x1024')
+  const [style, setStyle] = useState('natural')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<Error>()
+  const [made, setMade] = useState<Image>()
+  const gallery = usePoll(() => api<{ images: Image[] }>('GET', '/v1/ai/image?limit=60'), () => null)
+  const styles = IMAGE_STYLES[model]
+
+  const generate = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    const [width, height] = size.split('x').map(Number)
+    try {
+      setMade(await api<Image>('POST', '/v1/ai/image', { prompt, model, width, height, style: styles.includes(style) ? style : 'natural' }))
+      gallery.reload()
+    } catch (err) {
+      setError(err as Error)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const unplaced = error instanceof ApiError && error.issues.some((i) => !['prompt', 'model', 'width', 'style'].includes(i.path))
+
+  return (
+    <section aria-labelledby="images-title">
+      <h1 id="images-title">Images</h1>
+      <form class="stack" onSubmit={generate}>
+        <label for="img-prompt">Prompt</label>
+        <textarea id="img-prompt" required maxLength={PROMPT_LIMIT} rows={3} value={prompt} onInput={(e) => setPrompt(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'prompt')} aria-describedby="img-prompt-error" />
+        <FieldError error={error} path="prompt" id="img-prompt-error" />
+        <div class="row">
+          <label>
+            Model
+            <select value={model} onChange={(e) => setModel(e.currentTarget.value as ImageModel)}>
+              {IMAGE_MODELS.map((m) => <option value={m}>{m}</option>)}
+            </select>
+          </label>
+          <label>
+            Size
+            <select value={size} onChange={(e) => setSize(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'width')} aria-describedby="img-size-error">
+              {IMAGE_SIZES.map((s) => <option value={s}>{s.replace('x', ' × ')}</option>)}
+            </select>
+          </label>
+          <label>
+            Style
+            <select value={styles.includes(style) ? style : 'natural'} onChange={(e) => setStyle(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'style')} aria-describedby="img-style-error">
+              {styles.map((s) => <option value={s}>{s}</option>)}
+            </select>
+          </label>
+        </div>
+        <FieldError error={error} path="width" id="img-size-error" />
+        <FieldError error={error} path="style" id="img-style-error" />
+        <div class="toolbar">
+          <button type="submit" disabled={busy}>{busy ? 'Generating…' : 'Generate'}</button>
+        </div>
+        {error && (!(error instanceof ApiError) || !error.issues.length || unplaced) && <IssueList error={error} />}
+        {made && <Notice>Made image {made.id.slice(0, 8)} with {made.provider ?? made.model} ({credits(made.credits_used)} credits).</Notice>}
+      </form>
+      <h2>Gallery</h2>
+      <Notice error={gallery.error} />
+      {gallery.data && !gallery.data.images.length && <p>No images yet.</p>}
+      <ul class="gallery">
+        {gallery.data?.images.map((img) => (
+          <li data-image={img.id}>
+            <figure>
+              {img.url ? <a href={img.url}><img src={img.url} alt={`image ${img.id.slice(0, 8)} by ${img.model}`} loading="lazy" width={img.width} height={img.height} /></a> : <div class="placeholder">{img.status}</div>}
+              <figcaption>{img.model} · {img.width}×{img.height} · {when(img.created_at)}{img.error && <> · <span class="error">{img.error}</span></>}</figcaption>
+            </figure>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

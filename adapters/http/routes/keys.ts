@@ -1,0 +1,77 @@
+import * as v from 'valibot'
+import { ServiceError } from '../../service/errors.js'
+import type { KeyRecord, KeyStore } from '../../service/keys.js'
+import { authenticate, requireAdmin } from '../auth.js'
+import { parseBody, readJson } from '../body.js'
+import { defineRoutes } from '../route.js'
+import { ErrorBodySchema } from '../schemas.js'
+
+const KeySchema = v.object({ id: v.string(), account_id: v.string(), prefix: v.string(), sandbox: v.boolean(), admin: v.boolean(), created_at: v.string(), revoked_at: v.nullable(v.string()) })
+const CreateKeySchema = v.strictObject({
+  sandbox: v.optional(v.boolean()),
+  admin: v.optional(v.boolean()),
+  account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
+})
+const err = { description: 'error', schema: ErrorBodySchema }
+const toKey = (k: KeyRecord) => ({ id: k.keyId, account_id: k.accountId, prefix: k.prefix, sandbox: k.sandbox, admin: k.admin, created_at: k.createdAt, revoked_at: k.revokedAt })
+
+/** Who the caller is, and key management for admin keys (the same operations as `reelforge keys`). */
+export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
+  return defineRoutes([
+    {
+      method: 'get',
+      path: '/v1/me',
+      summary: 'The calling key: its account, sandbox and admin flags',
+      responses: { 200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) }, 401: err },
+      handler: (event) => {
+        const p = authenticate(event, d.keys)
+        return { account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/keys',
+      admin: true,
+      summary: 'Every API key (admin keys only); clear keys are never stored, only their prefixes',
+      responses: { 200: { description: 'keys', schema: v.object({ keys: v.array(KeySchema) }) }, 401: err, 403: err },
+      handler: (event) => {
+        requireAdmin(authenticate(event, d.keys))
+        return { keys: d.keys.list().map(toKey) }
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/keys',
+      admin: true,
+      summary: 'Create a key (admin keys only); the clear key is in this answer only',
+      description: 'Body `{ sandbox?, admin?, account_id? }`: without `account_id` a new account is made, and its callback signing secret is returned once too.',
+      body: CreateKeySchema,
+      responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 401: err, 403: err, 404: err },
+      handler: async (event) => {
+        requireAdmin(authenticate(event, d.keys))
+        const body = parseBody(CreateKeySchema, await readJson(event, d.bodyLimit))
+        if (body.account_id && !d.keys.list(body.account_id).length) throw new ServiceError('E_NOT_FOUND', `no account ${body.account_id}`)
+        const { key, record, signingSecret } = d.keys.create({ sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
+        event.res.status = 201
+        return { ...toKey(record), key, ...(signingSecret ? { signing_secret: signingSecret } : {}) }
+      },
+    },
+    {
+      method: 'delete',
+      path: '/v1/keys/:id',
+      admin: true,
+      summary: 'Revoke a key (admin keys only); it stops working at once',
+      responses: { 200: { description: 'the revoked key', schema: KeySchema }, 401: err, 403: err, 404: err, 409: err },
+      handler: (event) => {
+        const p = authenticate(event, d.keys)
+        requireAdmin(p)
+        const id = event.context.params?.id ?? ''
+        const found = d.keys.list().find((k) => k.keyId === id)
+        if (!found) throw new ServiceError('E_NOT_FOUND', `no key ${id}`)
+        if (found.keyId === p.keyId) throw new ServiceError('E_CONFLICT', 'a key cannot revoke itself (use another admin key)')
+        if (!d.keys.revoke(id)) throw new ServiceError('E_CONFLICT', `key ${id} is already revoked`)
+        return toKey(d.keys.list().find((k) => k.keyId === id)!)
+      },
+    },
+  ])
+}

@@ -1,0 +1,213 @@
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Browser, Page } from 'playwright-core'
+import { ManualClock } from '../../adapters/service/clock.js'
+import { RETRY_SCHEDULE_MS } from '../../adapters/service/outbox.js'
+import { launchBrowser, listen, SCREENSHOTS } from '../helpers/browser.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { testService, type TestService } from '../helpers/service.js'
+
+// The dashboard in Debian's Chromium against a real server: real renders, real webhook deliveries; the
+// retry schedule (hours) is walked with a manual clock.
+
+const ctx = {} as { svc: TestService; clock: ManualClock; http: Awaited<ReturnType<typeof listen>>; browser: Browser; receiver: Awaited<ReturnType<typeof startReceiver>>; admin: string }
+const test = suite('dashboard in a browser', ctx)
+test.before(async () => {
+  ctx.clock = new ManualClock()
+  ctx.svc = testService({ start: true, overrides: { clock: ctx.clock } })
+  ctx.admin = ctx.svc.keys.create({ admin: true, accountId: ctx.svc.liveAccount }).key
+  ctx.http = await listen(ctx.svc)
+  ctx.receiver = await startReceiver()
+  ctx.browser = await launchBrowser()
+})
+test.after(async () => {
+  await ctx.browser?.close()
+  await ctx.http?.close()
+  await ctx.receiver?.close()
+  await ctx.svc?.close()
+})
+
+/** Follows a link of the main navigation. */
+const go = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click()
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+
+async function signIn(page: Page, key: string) {
+  await page.goto(`${ctx.http.url}/dashboard`)
+  // Keyboard only: the key field, typing, Enter.
+  await page.getByLabel('API key').focus()
+  await page.keyboard.type(key)
+  await page.keyboard.press('Enter')
+  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor()
+  assert.not.ok(page.url().includes(key), 'the key never appears in the URL')
+  assert.is(await page.evaluate(() => sessionStorage.getItem('reelforge.key')), key, 'kept in the session')
+}
+
+/** Every form control has an accessible name (a label or aria-label). */
+async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('input, select, textarea, button')]
+      .filter((el) => !((el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent!.trim())))
+      .map((el) => el.outerHTML.slice(0, 80)),
+  )
+}
+
+test('sign in, see inline validation, render from the playground to COMPLETE and play the video', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const bad = await ctx.browser.newPage()
+  await bad.goto(`${ctx.http.url}/dashboard`)
+  await bad.getByLabel('API key').fill('rf_live_wrong')
+  await bad.getByRole('button', { name: 'Sign in' }).click()
+  await bad.getByText('That key is not valid').waitFor()
+  await bad.close()
+
+  await signIn(page, ctx.svc.live)
+  await go(page, 'Playground')
+  const editor = page.getByLabel('Timeline JSON (Shotstack format)')
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+
+  // A broken edit: the issue appears on the line of its path, and in the list.
+  const broken = JSON.parse(await editor.inputValue())
+  broken.timeline.tracks[0].clips[0].length = -3
+  await editor.fill(JSON.stringify(broken, null, 2))
+  const inline = page.locator('.editor .line.bad .inline-issue')
+  await inline.first().waitFor({ timeout: 15_000 })
+  assert.match(await inline.first().textContent() ?? '', /timeline\.tracks\[0\]\.clips\[0\]\.length/)
+  const badLine = await page.locator('.editor .line').evaluateAll((lines) => lines.findIndex((l) => l.classList.contains('bad')) + 1)
+  const text = await editor.inputValue()
+  assert.match(text.split('\n')[badLine - 1]!, /"length": -3/, 'marked on the line that holds the value')
+  assert.is(await editor.getAttribute('aria-invalid'), 'true')
+  await shot(page, 'playground-invalid')
+  await page.getByRole('button', { name: `line ${badLine}` }).click()
+  assert.is(await editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)), '"length": -3', 'the issue selects its field')
+
+  await page.getByRole('button', { name: 'Reset example' }).click()
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const detail = page.locator('.render-detail[data-status="COMPLETE"]')
+  await detail.waitFor({ timeout: 120_000 })
+  const video = detail.locator('video')
+  await page.waitForFunction(() => (document.querySelector('.render-detail video') as HTMLVideoElement | null)?.readyState! >= 1, undefined, { timeout: 20_000 })
+  const meta = await video.evaluate((v: HTMLVideoElement) => ({ duration: v.duration, width: v.videoWidth, height: v.videoHeight, src: v.currentSrc }))
+  assert.ok(Math.abs(meta.duration - 2) < 0.2, `video of the 2 s edit lasts ${meta.duration}`)
+  assert.ok(meta.width > 0 && meta.width <= 512, `preview resolution, got ${meta.width}×${meta.height}`)
+  assert.match(meta.src, /\/v1\/files\//)
+  await shot(page, 'playground-complete')
+
+  // The Renders page lists it; its page plays it and shows the submitted timeline.
+  await go(page, 'Renders')
+  const row = page.locator('tr[data-status="COMPLETE"]').first()
+  await row.waitFor()
+  await row.getByRole('link').click()
+  await page.locator('.render-detail video').waitFor()
+  await page.getByLabel('submitted timeline').waitFor()
+  assert.match(await page.getByLabel('submitted timeline').textContent() ?? '', /Hello from the playground/)
+  assert.match(await page.getByLabel('submitted timeline').textContent() ?? '', /"resolution": "preview"/)
+  await shot(page, 'render-detail')
+  assert.equal(await unlabelledControls(page), [])
+  await page.close()
+})
+
+test('a failing receiver: the delivery shows failed, Replay against a healthy receiver delivers it', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await signIn(page, ctx.svc.live)
+  await go(page, 'Webhooks')
+  await page.getByLabel('URL').fill(`${ctx.receiver.url}/hook`)
+  await page.getByLabel('Signing secret (16 characters or more)').fill('dashboard-secret-123')
+  await page.getByRole('button', { name: 'Save webhook' }).click()
+  await page.getByText('Saved.').waitFor()
+  assert.equal((await ctx.svc.call('GET', '/v1/webhooks')).body.events, ['render.complete', 'render.failed'])
+
+  ctx.receiver.setStatus(500)
+  const before = ctx.receiver.received.length
+  const job = (await ctx.svc.call('POST', '/v1/render', { body: { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'hook' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', resolution: 'preview' } } })).body.jobId
+  await ctx.svc.waitFor(job, ['COMPLETE'], ctx.svc.live, 120_000)
+  await ctx.receiver.waitFor(before + 1)
+  // Walk the retry schedule (30 s … 6 h) on the manual clock: five more refused attempts, then failed.
+  for (const [i, ms] of RETRY_SCHEDULE_MS.entries()) {
+    ctx.clock.advance(ms)
+    await ctx.svc.outbox.tick()
+    assert.is(ctx.receiver.received.length, before + 2 + i)
+  }
+  await page.getByLabel('Status').selectOption('failed')
+  const failed = page.locator('li[data-status="failed"]').filter({ hasText: 'render.complete' })
+  await failed.waitFor({ timeout: 10_000 })
+  await failed.getByText('Payload and attempts').click()
+  assert.is(await failed.locator('tbody tr').count(), 6, 'every attempt with its response')
+  assert.match(await failed.locator('tbody').textContent() ?? '', /HTTP 500/)
+  assert.match(await failed.locator('pre').textContent() ?? '', new RegExp(job))
+  await shot(page, 'webhook-failed')
+
+  ctx.receiver.setStatus(200)
+  const id = await failed.getAttribute('data-delivery')
+  await page.getByLabel('Status').selectOption('')
+  await page.getByRole('button', { name: `Replay delivery ${id}` }).click()
+  await page.locator(`li[data-delivery="${id}"][data-status="delivered"]`).waitFor({ timeout: 15_000 })
+  const last = ctx.receiver.received.at(-1)!
+  assert.is(last.headers['webhook-id'], id)
+  assert.is(last.json.data.id, job)
+  await shot(page, 'webhook-replayed')
+  assert.equal(await unlabelledControls(page), [])
+  await page.close()
+})
+
+test('wallet, images and keys pages; an admin creates and revokes a key', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await signIn(page, ctx.admin)
+  await go(page, 'Wallet')
+  const balance = (await ctx.svc.call('GET', '/v1/wallet')).body.balance
+  await page.getByTestId('balance').filter({ hasText: String(Math.round(balance * 100) / 100) }).waitFor()
+  await page.getByLabel('Low-balance threshold (credits)').fill('25')
+  await page.getByRole('button', { name: 'Set threshold' }).click()
+  await page.getByText('Threshold saved.').waitFor()
+  assert.is((await ctx.svc.call('GET', '/v1/wallet')).body.low_balance_threshold, 25)
+  assert.ok(await page.locator('table tbody tr').count() > 0, 'the ledger is listed')
+  await shot(page, 'wallet')
+
+  await go(page, 'Images')
+  await page.getByLabel('Prompt').fill('a lighthouse at dusk')
+  await page.getByLabel('Model').selectOption('dall-e-3')
+  await page.getByLabel('Style').selectOption('vivid')
+  await page.getByLabel('Size').selectOption('1024x576')
+  await page.getByRole('button', { name: 'Generate' }).click()
+  const card = page.locator('.gallery li').first()
+  await card.locator('img').waitFor({ timeout: 30_000 })
+  assert.match(await card.textContent() ?? '', /dall-e-3 · 1024×576/)
+  await page.waitForFunction(() => (document.querySelector('.gallery img') as HTMLImageElement | null)?.naturalWidth === 1024)
+  await shot(page, 'images')
+
+  await go(page, 'Keys')
+  await page.getByLabel('Sandbox (free, watermarked renders)').check()
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const key = (await page.getByTestId('new-key').textContent())!
+  assert.match(key, /^rf_test_/)
+  assert.is((await ctx.svc.call('GET', '/v1/me', { key })).status, 200)
+  const prefix = key.slice(0, 12)
+  page.once('dialog', (d) => void d.accept())
+  await page.getByRole('button', { name: `Revoke key ${prefix}` }).click()
+  await page.getByText(`Key ${prefix}… revoked.`).waitFor()
+  assert.is((await ctx.svc.call('GET', '/v1/me', { key })).status, 401)
+  await shot(page, 'keys')
+  assert.equal(await unlabelledControls(page), [])
+  await page.close()
+})
+
+test('phone width: no sideways scrolling, tables become cards, a non-admin sees no key admin', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+  await signIn(page, ctx.svc.live)
+  for (const name of ['Renders', 'Playground', 'Webhooks', 'Wallet', 'Keys']) {
+    await go(page, name)
+    await page.getByRole('heading', { level: 1, name }).waitFor()
+    await page.waitForTimeout(200)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    assert.ok(overflow <= 1, `${name} scrolls sideways by ${overflow}px at 390px`)
+    await shot(page, `phone-${name.toLowerCase()}`)
+  }
+  await page.getByText('Managing keys needs an admin key').waitFor()
+  await go(page, 'Renders')
+  await page.locator('tr[data-status]').first().waitFor()
+  assert.is(await page.locator('thead').first().evaluate((el) => getComputedStyle(el).position), 'absolute', 'column heads hidden visually, kept for screen readers')
+  await page.close()
+})
+
+test.run()
