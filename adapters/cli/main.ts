@@ -5,6 +5,7 @@ import { renderCommand } from './render.js'
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   render: renderCommand,
   serve: async (argv) => (await import('./serve.js')).serveCommand(argv),
+  worker: async (argv) => (await import('./worker.js')).workerCommand(argv),
   keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
   wallet: async (argv) => (await import('./wallet.js')).walletCommand(argv),
   compat: async (argv) => (await import('./compat.js')).compatCommand(argv),
@@ -14,7 +15,8 @@ const USAGE = `reelforge — video composition from Shotstack-style JSON timelin
 
 usage:
   reelforge render <edit.json> -o <out.mp4>    render an edit to a file
-  reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service
+  reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service (--redis URL: queue renders on BullMQ)
+  reelforge worker --redis URL [--data ./data]  render jobs from the BullMQ queue (any machine sharing the storage)
   reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
   reelforge keys list | revoke <id>
   reelforge wallet deposit <amount> --key KEY   add prepaid credits

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util'
 import { defaultConfig } from '../service/config.js'
 import { startServer } from '../http/serve.js'
 
-const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL]`
+const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379]
+  --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)`
 
 /** `reelforge serve`: the /v1 service on embedded defaults (SQLite + local files under --data, in-process worker). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -14,6 +15,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       data: { type: 'string', short: 'd' },
       concurrency: { type: 'string', short: 'c' },
       'base-url': { type: 'string' },
+      redis: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -28,13 +30,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
     concurrency: values.concurrency !== undefined ? Number(values.concurrency) : 1,
     baseUrl: values['base-url'] ?? process.env.REELFORGE_BASE_URL,
     leaseMs: Number(process.env.REELFORGE_LEASE_MS ?? 15_000),
+    redisUrl: values.redis ?? process.env.REELFORGE_REDIS_URL,
   })
   if (!Number.isInteger(config.port) || config.port < 0 || !Number.isInteger(config.concurrency) || config.concurrency < 0) {
     console.error(USAGE)
     return 64
   }
   const running = await startServer(config)
-  console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}, ${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time)`)
+  const rendering = config.redisUrl ? `renders queued on BullMQ at ${config.redisUrl.replace(/\/\/[^@/]*@/, '//…@')} for reelforge worker` : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
+  console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}, ${rendering})`)
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`${signal}: finishing running renders, then stopping`)

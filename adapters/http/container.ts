@@ -22,6 +22,7 @@ import { JobEvents } from '../service/events.js'
 import { JobStore } from '../service/jobs.js'
 import { KeyStore } from '../service/keys.js'
 import { InProcessQueue, type JobQueue } from '../service/queue.js'
+import { BullQueue } from '../service/bull-queue.js'
 import { LocalStorage, type Storage } from '../service/storage.js'
 import { TOKENS } from '../service/tokens.js'
 import { RenderWorker } from '../service/worker.js'
@@ -115,7 +116,11 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
   c.register(TOKENS.Worker, { useClass: RenderWorker }, scoped)
-  c.register(TOKENS.Queue, { useClass: InProcessQueue }, scoped)
+  if (config.redisUrl) {
+    const worker = c.resolve<RenderWorker>(TOKENS.Worker)
+    const settle = { config, jobs: c.resolve<JobStore>(TOKENS.Jobs), billing: c.resolve<Billing>(TOKENS.Billing), events: c.resolve<JobEvents>(TOKENS.Events) }
+    c.register(TOKENS.Queue, { useValue: new BullQueue({ ...settle, redisUrl: config.redisUrl, maxAttempts: config.maxAttempts, count: (o) => worker.count(o) }) })
+  } else c.register(TOKENS.Queue, { useClass: InProcessQueue }, scoped)
 
   const deps = {
     config,

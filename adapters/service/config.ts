@@ -44,6 +44,11 @@ export interface ServiceConfig {
    * fault — fails that job and not the service. `false` renders in this process (tests, debugging).
    */
   isolateRenders: boolean
+  /**
+   * Redis URL of a BullMQ queue (`redis://host:6379`): jobs are enqueued there for `reelforge worker`
+   * processes instead of rendering in this process. Unset: the embedded in-process queue.
+   */
+  redisUrl?: string
 }
 
 export const DEFAULT_LIMITS: Limits = {

@@ -146,6 +146,22 @@ export class JobStore {
     return row && fromRow(row)
   }
 
+  /**
+   * Marks a job PROCESSING for an outside queue that owns leases itself (BullMQ): no lease expiry here.
+   * Also for a job the queue restarted after a stall. False when it already ended or was cancelled.
+   */
+  start(id: string, owner: string): boolean {
+    return this.db
+      .prepare(`UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1, lease_owner = @owner, lease_until = NULL, updated_at = @now
+        WHERE id = @id AND status IN ('QUEUED', 'PROCESSING') AND cancel_requested = 0`)
+      .run({ id, owner, now: nowIso() }).changes > 0
+  }
+
+  /** Jobs not yet ended (oldest first): what an outside queue must still know about. */
+  unfinished(limit = 1000): Job[] {
+    return (this.db.prepare(`SELECT * FROM jobs WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY created_at, rowid LIMIT ?`).all(limit) as Row[]).map(fromRow)
+  }
+
   /** Renews the lease; false means it was lost (expired and taken, or the job was cancelled/finished). */
   heartbeat(id: string, owner: string, leaseMs: number): boolean {
     return this.stmts.heartbeat.run({ id, owner, until: Date.now() + leaseMs }).changes > 0

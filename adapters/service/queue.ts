@@ -9,8 +9,10 @@ import { RenderWorker } from './worker.js'
 
 /** Where submitted jobs wait for a worker. In-process by default; a distributed back end can replace it. */
 export interface JobQueue {
-  /** A job was persisted as QUEUED: wake a worker. */
-  notify(): void
+  /** A job was persisted as QUEUED (`jobId`, when one is known): hand it to a worker. */
+  notify(jobId?: string): void
+  /** Stops a job wherever it renders (its failure is already recorded). */
+  cancel(jobId: string): void
   start(): void
   /** Stops taking jobs and waits for running ones (or aborts them after `graceMs`). */
   stop(graceMs?: number): Promise<void>
@@ -46,6 +48,11 @@ export class InProcessQueue implements JobQueue {
   notify(): void {
     for (const w of this.waiters) w()
     this.waiters.clear()
+  }
+
+  cancel(jobId: string): void {
+    // Here, or on another process's next heartbeat (it reads cancel_requested).
+    this.worker.cancel(jobId)
   }
 
   start(): void {

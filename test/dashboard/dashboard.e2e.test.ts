@@ -46,7 +46,7 @@ async function signIn(page: Page, key: string) {
 /** Every form control has an accessible name (a label or aria-label). */
 async function unlabelledControls(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll('input, select, textarea, button')]
+    Array.from(document.querySelectorAll('input, select, textarea, button'))
       .filter((el) => !((el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent!.trim())))
       .map((el) => el.outerHTML.slice(0, 80)),
   )

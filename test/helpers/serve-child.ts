@@ -28,7 +28,8 @@ export async function serve(data: string, port: number, env: Record<string, stri
   assert.match(log, /listening on http:\/\/127\.0\.0\.1:\d+/)
   return child
 }
-export const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill(signal))))
+/** Signals a child and waits for its exit (at once when it already ended, by exit code or by signal). */
+export const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', () => r()), child.kill(signal))))
 
 export async function api(port: number, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })

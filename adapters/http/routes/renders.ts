@@ -59,7 +59,7 @@ export function renderRoutes(d: RenderRouteDeps) {
       return created
     })
     d.events.emit('render.queued', job)
-    d.queue.notify()
+    d.queue.notify(job.id)
     event.res.status = 201
     return { jobId: job.id, status: job.status, warnings }
   }
@@ -148,7 +148,7 @@ export function renderRoutes(d: RenderRouteDeps) {
           d.billing.release(job.id)
           d.events.emit('render.failed', d.jobs.get(job.id)!)
         }
-        d.worker.cancel(job.id)
+        d.queue.cancel(job.id)
         return toStatus(d.jobs.get(job.id)!)
       },
     },

@@ -1,0 +1,78 @@
+import { mkdir, rm } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import type { Compositor, RenderProgress, Warning } from '../../core/index.js'
+import type { JobKind, JobStage } from './jobs.js'
+import { stitchToEdit, type StitchRequest } from './stitch.js'
+import type { Storage } from './storage.js'
+
+/** The "SANDBOX" watermark laid over every frame of a sandbox render. */
+const WATERMARK = { asset: { type: 'title', text: 'SANDBOX', style: 'chunk', size: 'x-large', color: '#66ffffff' }, start: 0, length: 'end' }
+
+/** What a worker needs to render a job — all of it, so a worker on another machine needs no database. */
+export interface RenderTask {
+  id: string
+  kind: JobKind
+  request: unknown
+  sandbox: boolean
+  accountId: string
+  keyId: string
+}
+
+/** A finished render: storage keys of its files and what settling the job needs. */
+export interface RenderOutcome {
+  keys: { url: string; poster?: string; thumbnail?: string }
+  duration: number
+  width: number
+  height: number
+  frames: number
+  renderMs: number
+  warnings: Warning[]
+}
+
+/** The edit a job renders: stitches become edits; sandbox edits get the watermark track on top. */
+export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): object {
+  const edit = task.kind === 'stitch' ? stitchToEdit(task.request as StitchRequest) : structuredClone(task.request as object)
+  if (task.sandbox) {
+    const e = edit as { timeline: { tracks: object[] } }
+    e.timeline.tracks = [{ clips: [WATERMARK] }, ...e.timeline.tracks]
+  }
+  return edit
+}
+
+/**
+ * Renders a task into `<workRoot>/<id>/` and moves the files into storage (keys `<id>/<name>`). The same
+ * step for the in-process worker and for `reelforge worker` on another machine; settling (charge, complete,
+ * webhooks) is the service's, with what this returns.
+ */
+export async function renderToStorage(
+  deps: { renderer: Compositor; storage: Storage; workRoot: string },
+  task: RenderTask,
+  opts: { signal: AbortSignal; onProgress(stage: JobStage, progress: number): void },
+): Promise<RenderOutcome> {
+  const dir = join(deps.workRoot, task.id)
+  try {
+    const edit = editOf(task)
+    await mkdir(dir, { recursive: true })
+    const format = ((edit as { output?: { format?: string } }).output?.format ?? 'mp4').replace(/[^a-z0-9]/g, '')
+    const result = await deps.renderer.render(edit, {
+      out: join(dir, `${task.id}.${format}`),
+      signal: opts.signal,
+      // AI assets in the edit are generated for (and charged to) the job's account.
+      owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
+      onProgress: (p: RenderProgress) => opts.onProgress(p.stage, p.progress),
+    })
+    opts.onProgress('saving', 0.98)
+    const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file)
+    return {
+      keys: { url: await put(result.path), poster: result.poster ? await put(result.poster) : undefined, thumbnail: result.thumbnail ? await put(result.thumbnail) : undefined },
+      duration: result.duration,
+      width: result.width,
+      height: result.height,
+      frames: result.frames,
+      renderMs: result.renderMs,
+      warnings: result.warnings,
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
