@@ -3,11 +3,12 @@ import { createRenderer } from '../index.js'
 import { startBullWorker } from '../service/bull-worker.js'
 import { defaultConfig, filesDir, publicBaseUrl, workDir } from '../service/config.js'
 import { storageLoader } from '../service/storage-loader.js'
-import { LocalStorage } from '../service/storage.js'
+import { storageFor } from '../service/storage-select.js'
 
 const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data] [--concurrency 1] [--base-url URL]
-  Renders jobs that \`reelforge serve --redis …\` queued. Files go to the service's storage: <data>/files, so
-  --data must be the server's data directory (shared with it, e.g. over NFS).
+  Renders jobs that \`reelforge serve --redis …\` queued. Files go to the service's storage: the bucket in
+  REELFORGE_S3_BUCKET (and _ENDPOINT, _REGION, _PREFIX) when set, else <data>/files — then --data must be the
+  server's data directory (shared with it, e.g. over NFS).
   --base-url: the server's public URL, so edits that use its own file links read them from storage directly.
   env: REELFORGE_REDIS_URL, REELFORGE_DATA, REELFORGE_LOCK_MS (BullMQ lock; a killed worker's job moves on after it, default 30000)`
 
@@ -31,10 +32,10 @@ export async function workerCommand(argv: string[]): Promise<number> {
     return values.help ? 0 : 64
   }
   const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', baseUrl: values['base-url'] ?? process.env.REELFORGE_BASE_URL })
-  const storage = new LocalStorage(filesDir(config))
-  const renderer = createRenderer({ cacheDir: config.cacheDir, network: config.network, plugins: [storageLoader(() => publicBaseUrl(config), storage)] })
+  const storage = storageFor(config)
+  const renderer = createRenderer({ cacheDir: config.cacheDir, network: config.network, plugins: [storageLoader(() => publicBaseUrl(config), storage, config.cacheDir)] })
   const running = await startBullWorker({ redisUrl, renderer, storage, workRoot: workDir(config), concurrency, lockMs })
-  console.log(`reelforge worker ${process.pid} ready (queue on ${redisUrl.replace(/\/\/[^@/]*@/, '//…@')}, files in ${filesDir(config)}, ${concurrency} at a time)`)
+  console.log(`reelforge worker ${process.pid} ready (queue on ${redisUrl.replace(/\/\/[^@/]*@/, '//…@')}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time)`)
   await new Promise<void>((resolve) => {
     let signals = 0
     const stop = (signal: string) => {

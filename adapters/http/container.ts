@@ -24,6 +24,7 @@ import { KeyStore } from '../service/keys.js'
 import { InProcessQueue, type JobQueue } from '../service/queue.js'
 import { BullQueue } from '../service/bull-queue.js'
 import { LocalStorage, type Storage } from '../service/storage.js'
+import { storageFor } from '../service/storage-select.js'
 import { TOKENS } from '../service/tokens.js'
 import { RenderWorker } from '../service/worker.js'
 import { createApp } from './app.js'
@@ -83,7 +84,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   const scoped = { lifecycle: Lifecycle.ContainerScoped }
   c.register(TOKENS.Config, { useValue: config })
   c.register(TOKENS.Db, { useValue: openDatabase(dbPath(config)) })
-  c.register(TOKENS.Storage, { useValue: overrides.storage ?? new LocalStorage(filesDir(config)) })
+  c.register(TOKENS.Storage, { useValue: overrides.storage ?? storageFor(config) })
   c.register(TOKENS.Clock, { useValue: overrides.clock ?? systemClock })
   c.register(TOKENS.Pricing, { useValue: overrides.pricing ?? DEFAULT_PRICING })
   c.register(TOKENS.Sender, { useValue: overrides.sender ?? httpSender({ network: config.network }) })
@@ -109,8 +110,8 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   // The renderer reads the service's own file URLs from storage and makes AI assets through `images`.
   const baseUrl = () => publicBaseUrl(config)
   const generateImage: ImageGenerator = (request, ctx) => images.forRender(request, ctx)
-  const local = createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage)], generateImage })
-  const isolated = !overrides.renderer && config.isolateRenders ? new IsolatedRenderer(local, () => ({ cacheDir: config.cacheDir, network: config.network, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined }), generateImage) : undefined
+  const local = createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage, config.cacheDir)], generateImage })
+  const isolated = !overrides.renderer && config.isolateRenders ? new IsolatedRenderer(local, () => ({ cacheDir: config.cacheDir, network: config.network, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined, s3: overrides.storage ? undefined : config.s3 }), generateImage) : undefined
   c.register(TOKENS.Renderer, { useValue: overrides.renderer ?? isolated ?? local })
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)

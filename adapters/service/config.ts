@@ -49,6 +49,26 @@ export interface ServiceConfig {
    * processes instead of rendering in this process. Unset: the embedded in-process queue.
    */
   redisUrl?: string
+  /** Object storage for rendered files and generated images (default: `<dataDir>/files`); env `REELFORGE_S3_*`. */
+  s3?: S3Config
+}
+
+/** S3-compatible object storage (AWS S3, MinIO, R2, …); credentials from the AWS SDK's usual chain unless given. */
+export interface S3Config {
+  bucket: string
+  region?: string
+  /** For S3-compatible services; path-style addressing is used with it. */
+  endpoint?: string
+  /** Key prefix inside the bucket, e.g. `reelforge/`. */
+  prefix?: string
+  accessKeyId?: string
+  secretAccessKey?: string
+}
+
+/** S3 config from the environment: `REELFORGE_S3_BUCKET` (required), `_REGION`, `_ENDPOINT`, `_PREFIX`. */
+export function s3ConfigFromEnv(env = process.env): S3Config | undefined {
+  if (!env.REELFORGE_S3_BUCKET) return undefined
+  return { bucket: env.REELFORGE_S3_BUCKET, region: env.REELFORGE_S3_REGION, endpoint: env.REELFORGE_S3_ENDPOINT, prefix: env.REELFORGE_S3_PREFIX }
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -75,6 +95,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
     isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
     network: overrides.network ?? { allow: (process.env.REELFORGE_ALLOW_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean) },
+    s3: 's3' in overrides ? overrides.s3 : s3ConfigFromEnv(),
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   }

@@ -13,7 +13,7 @@ import { ImageRequestSchema, type ImageRequestInput } from './image-request.js'
 import type { Principal } from './keys.js'
 import type { Pricing } from './pricing.js'
 import type { RateLimiter } from './rate-limit.js'
-import type { Storage } from './storage.js'
+import { materialize, type Storage } from './storage.js'
 import type { Wallet } from './wallet.js'
 import type { Webhooks } from './webhooks.js'
 import { fileUrl } from './config.js'
@@ -140,7 +140,9 @@ export class ImageService {
     }
     const { record } = await this.attempt(id, owner, parsed, ctx.signal)
     if (record.status !== 'complete') throw new RenderError('E_PROVIDER_FAILED', `${ctx.path}: ${record.error}`, { path: ctx.path })
-    return this.d.storage.localPath(`${id}/${id}.png`)!
+    const path = await materialize(this.d.storage, `${id}/${id}.png`, this.d.config.cacheDir)
+    if (!path) throw new RenderError('E_PROVIDER_FAILED', `${ctx.path}: the generated image ${id} is missing from storage`, { path: ctx.path })
+    return path
   }
 
   /** Resumes batch items a previous process left queued or running. */

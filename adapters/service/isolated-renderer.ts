@@ -3,14 +3,17 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { RenderError, type Compositor, type ImageGenerator, type ImageRequest, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { NetworkPolicy } from '../../plugins/index.js'
+import type { S3Config } from './config.js'
 
 /** What the render process is built from (plain data: it crosses a process boundary). */
 export interface ChildConfig {
   cacheDir: string
   network: NetworkPolicy
   baseUrl: string
-  /** Local storage's directory, so the service's own file URLs are read from disk. */
+  /** Local storage's directory, so the service's own file URLs are read from disk… */
   filesDir?: string
+  /** …or the object storage they are read from. */
+  s3?: S3Config
 }
 
 type ErrorShape = { code: string; message: string; data?: Record<string, unknown> }

@@ -5,6 +5,7 @@ import { displayLost, RenderError, type RenderResult } from '../../core/index.js
 import { createRenderer } from '../index.js'
 import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './isolated-renderer.js'
 import { storageLoader } from './storage-loader.js'
+import { S3Storage } from './s3-storage.js'
 import { LocalStorage } from './storage.js'
 
 const config = JSON.parse(process.argv[2]!) as ChildConfig
@@ -16,7 +17,11 @@ let nextAsk = 0
 const renderer = createRenderer({
   cacheDir: config.cacheDir,
   network: config.network,
-  plugins: config.filesDir ? [storageLoader(() => config.baseUrl, new LocalStorage(config.filesDir))] : [],
+  plugins: config.s3
+    ? [storageLoader(() => config.baseUrl, new S3Storage(config.s3), config.cacheDir)]
+    : config.filesDir
+      ? [storageLoader(() => config.baseUrl, new LocalStorage(config.filesDir), config.cacheDir)]
+      : [],
   // AI assets are generated (and charged) by the parent, which owns the database.
   generateImage: (request, ctx) =>
     new Promise<string>((resolve, reject) => {

@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 
 /** Where finished files live. Local directory by default; object storage can replace it. */
 export interface Storage {
@@ -53,4 +54,23 @@ export class LocalStorage implements Storage {
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true })
   }
+}
+
+/**
+ * A stored file as a local path, for the renderer: the file itself for local storage, else a copy downloaded
+ * once into `cacheDir` (stored files never change under a key).
+ */
+export async function materialize(storage: Storage, key: string, cacheDir: string): Promise<string | undefined> {
+  const local = storage.localPath(key)
+  if (local) return (await stat(local).catch(() => undefined))?.isFile() ? local : undefined
+  if (!STORAGE_KEY.test(key)) return undefined
+  const target = join(cacheDir, 'stored', key)
+  if ((await stat(target).catch(() => undefined))?.isFile()) return target
+  const file = await storage.open(key)
+  if (!file) return undefined
+  await mkdir(dirname(target), { recursive: true })
+  const partial = `${target}.${process.pid}.part`
+  await pipeline(file.read(), createWriteStream(partial))
+  await rename(partial, target)
+  return target
 }
