@@ -12,7 +12,7 @@ export const CANCEL_CHANNEL = 'reelforge:cancel'
 const OWNER = 'bullmq'
 
 /** BullMQ wants no per-request retry limit on its blocking connections. */
-export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false })
+export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null })
 
 export interface BullQueueDeps extends SettleDeps {
   redisUrl: string
@@ -52,11 +52,11 @@ export class BullQueue implements JobQueue {
     this.events.on('error', (e) => console.error('[bullmq]', e.message))
   }
 
-  private readonly options: JobsOptions = { attempts: 1, removeOnComplete: { age: 7 * 86400 }, removeOnFail: { age: 30 * 86400 } }
-
   private add(job: Job): Promise<unknown> {
     const task: RenderTask = { id: job.id, kind: job.kind, request: job.request, sandbox: job.sandbox, accountId: job.accountId, keyId: job.keyId }
-    return this.queue.add('render', task, { ...this.options, jobId: job.id, attempts: this.d.maxAttempts, backoff: { type: 'exponential', delay: 2000 } })
+    // Finished jobs stay in Redis a while, so a server that was down can still reconcile them.
+    const options: JobsOptions = { jobId: job.id, attempts: this.d.maxAttempts, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 7 * 86400 }, removeOnFail: { age: 30 * 86400 } }
+    return this.queue.add('render', task, options)
   }
 
   notify(jobId?: string): void {

@@ -31,16 +31,10 @@ export async function startBullWorker(o: BullWorkerOptions) {
     RENDER_QUEUE,
     async (job, _token, signal) => {
       log(`rendering ${job.id} (attempt ${job.attemptsMade + 1})`)
-      let last = 0
       try {
         const outcome = await renderToStorage({ renderer: o.renderer, storage: o.storage, workRoot: o.workRoot }, job.data, {
           signal: signal ?? new AbortController().signal,
-          onProgress: (stage, progress) => {
-            const now = Date.now()
-            if (now - last < 500 && stage === 'rendering') return
-            last = now
-            void job.updateProgress({ stage, progress: Math.round(progress * 1000) / 1000 }).catch(() => {})
-          },
+          onProgress: (stage, progress) => void job.updateProgress({ stage, progress: Math.round(progress * 1000) / 1000 }).catch(() => {}),
         })
         log(`rendered ${job.id}: ${outcome.frames} frames in ${(outcome.renderMs / 1000).toFixed(1)} s`)
         return outcome

@@ -13,24 +13,13 @@ import { ImageRequestSchema, type ImageRequestInput } from './image-request.js'
 import type { Principal } from './keys.js'
 import type { Pricing } from './pricing.js'
 import type { RateLimiter } from './rate-limit.js'
+import type { ImageRecord } from './api-types.js'
 import { materialize, type Storage } from './storage.js'
 import type { Wallet } from './wallet.js'
 import type { Webhooks } from './webhooks.js'
 import { fileUrl } from './config.js'
 
-/** A generated image as the API shows it. */
-export interface ImageRecord {
-  id: string
-  status: 'queued' | 'running' | 'complete' | 'failed'
-  url: string | null
-  model: string
-  provider: string | null
-  width: number
-  height: number
-  credits_used: number
-  error: string | null
-  created_at: string
-}
+export type { ImageRecord }
 
 export interface ImageDeps {
   db: Db

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { inject, injectable } from './di.js'
 import type { Warning } from '../../core/index.js'
 import { nowIso, type Db } from './db.js'
+import type { JobStage, JobStatus, RenderStatusRecord } from './api-types.js'
 import { TOKENS } from './tokens.js'
 
-export type JobStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED'
-export type JobStage = 'fetching' | 'rendering' | 'encoding' | 'saving'
+export type { JobStage, JobStatus }
 export type JobKind = 'render' | 'stitch'
 
 /** A job as stored. `request` is the validated request body (edit or stitch) as submitted. */
@@ -37,7 +37,7 @@ export interface Job {
 }
 
 /** The public status record of `GET /v1/render/{id}`. */
-export function toStatus(job: Job) {
+export function toStatus(job: Job): RenderStatusRecord {
   return {
     id: job.id,
     status: job.status,
@@ -54,7 +54,6 @@ export function toStatus(job: Job) {
     updated_at: job.updatedAt,
   }
 }
-export type JobStatusRecord = ReturnType<typeof toStatus>
 
 type Row = Record<string, unknown>
 const fromRow = (r: Row): Job => ({

@@ -3,30 +3,13 @@ import { signWebhook, SIGNATURE_HEADER, type WebhookSender } from '../../plugins
 import type { Clock } from './clock.js'
 import { nowIso, type Db } from './db.js'
 import { inject, injectable } from './di.js'
+import type { Delivery, DeliveryStatus } from './api-types.js'
 import { TOKENS } from './tokens.js'
 
 /** Delays before retries 1…5, each counted from the failure before it (the seed's schedule). */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000]
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
-
-export interface Delivery {
-  id: string
-  event: string
-  target: 'callback' | 'global'
-  url: string
-  status: DeliveryStatus
-  attempts: number
-  retry: number
-  next_attempt_at: string | null
-  last_status: number | null
-  last_error: string | null
-  created_at: string
-  updated_at: string
-  delivered_at: string | null
-  payload: unknown
-  attempt_log: { attempt: number; at: string; status: number | null; error: string | null; duration_ms: number }[]
-}
+export type { Delivery, DeliveryStatus }
 
 /**
  * The webhook outbox: every delivery is a row written before anything is sent, so a restart keeps each

@@ -14,14 +14,11 @@ const generated = new Map<number, { resolve(path: string): void; reject(e: Error
 const controllers = new Map<string, AbortController>()
 let nextAsk = 0
 
+const storage = config.s3 ? new S3Storage(config.s3) : config.filesDir ? new LocalStorage(config.filesDir) : undefined
 const renderer = createRenderer({
   cacheDir: config.cacheDir,
   network: config.network,
-  plugins: config.s3
-    ? [storageLoader(() => config.baseUrl, new S3Storage(config.s3), config.cacheDir)]
-    : config.filesDir
-      ? [storageLoader(() => config.baseUrl, new LocalStorage(config.filesDir), config.cacheDir)]
-      : [],
+  plugins: storage ? [storageLoader(() => config.baseUrl, storage, config.cacheDir)] : [],
   // AI assets are generated (and charged) by the parent, which owns the database.
   generateImage: (request, ctx) =>
     new Promise<string>((resolve, reject) => {

@@ -40,7 +40,7 @@ export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): 
 }
 
 /**
- * Renders a task into `<workRoot>/<id>/` and moves the files into storage (keys `<id>/<name>`). The same
+ * Renders a task into `<workRoot>/<id>/` (progress throttled for `onProgress`) and moves the files into storage (keys `<id>/<name>`). The same
  * step for the in-process worker and for `reelforge worker` on another machine; settling (charge, complete,
  * webhooks) is the service's, with what this returns.
  */
@@ -50,6 +50,15 @@ export async function renderToStorage(
   opts: { signal: AbortSignal; onProgress(stage: JobStage, progress: number): void },
 ): Promise<RenderOutcome> {
   const dir = join(deps.workRoot, task.id)
+  // Per-frame progress is reported at most every 500 ms (each report is a database write or a Redis message);
+  // stage changes always.
+  let last = 0
+  const report = (stage: JobStage, progress: number) => {
+    const now = Date.now()
+    if (stage === 'rendering' && now - last < 500) return
+    last = now
+    opts.onProgress(stage, progress)
+  }
   try {
     const edit = editOf(task)
     await mkdir(dir, { recursive: true })
@@ -59,9 +68,9 @@ export async function renderToStorage(
       signal: opts.signal,
       // AI assets in the edit are generated for (and charged to) the job's account.
       owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
-      onProgress: (p: RenderProgress) => opts.onProgress(p.stage, p.progress),
+      onProgress: (p: RenderProgress) => report(p.stage, p.progress),
     })
-    opts.onProgress('saving', 0.98)
+    report('saving', 0.98)
     const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file)
     return {
       keys: { url: await put(result.path), poster: result.poster ? await put(result.poster) : undefined, thumbnail: result.thumbnail ? await put(result.thumbnail) : undefined },

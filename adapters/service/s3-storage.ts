@@ -3,9 +3,7 @@ import { rm, stat } from 'node:fs/promises'
 import { PassThrough, type Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from './config.js'
-import { STORAGE_KEY, type Storage } from './storage.js'
-
-const TYPES: Record<string, string> = { mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', gif: 'image/gif', jpg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', mp3: 'audio/mpeg' }
+import { contentType, STORAGE_KEY, type Storage } from './storage.js'
 
 /**
  * Files in a bucket under `<prefix><job id>/<name>`. The service proxies them at `/v1/files/…` (byte ranges
@@ -34,8 +32,7 @@ export class S3Storage implements Storage {
 
   async put(key: string, file: string): Promise<string> {
     const { size } = await stat(file)
-    const ext = key.split('.').pop()!.toLowerCase()
-    await this.s3.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), Body: createReadStream(file), ContentLength: size, ContentType: TYPES[ext] ?? 'application/octet-stream' }))
+    await this.s3.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType(key) }))
     await rm(file, { force: true })
     return key
   }

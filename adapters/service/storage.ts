@@ -15,6 +15,13 @@ export interface Storage {
   remove(key: string): Promise<void>
 }
 
+/** Content types of the files renders and image generation store, by extension. */
+export const CONTENT_TYPES: Record<string, string> = {
+  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg',
+  png: 'image/png', bmp: 'image/bmp', mp3: 'audio/mpeg',
+}
+export const contentType = (name: string) => CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
+
 /** Keys are `<job id>/<file name>`: nothing else may reach the filesystem. */
 export const STORAGE_KEY = /^[0-9a-f-]{36}\/[A-Za-z0-9._-]{1,100}$/
 

@@ -50,15 +50,9 @@ export class RenderWorker {
     this.events.emit('render.processing', this.jobs.get(job.id)!)
     const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events }
     try {
-      let last = 0
       const outcome = await renderToStorage({ renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config) }, job, {
         signal: controller.signal,
-        onProgress: (stage, p) => {
-          const now = Date.now()
-          if (now - last < 500 && stage === 'rendering') return
-          last = now
-          this.jobs.progress(job.id, owner, stage, p)
-        },
+        onProgress: (stage, p) => this.jobs.progress(job.id, owner, stage, p),
       })
       this.count(outcome)
       completeJob(settle, job.id, owner, outcome)

@@ -1,30 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { tempDir } from '../helpers/media.js'
 import { freshRedis, REDIS_URL } from '../helpers/redis.js'
-import { api, createKey, freePort, root, serve, stop, waitStatus } from '../helpers/serve-child.js'
+import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 import { titleEdit } from '../helpers/service.js'
 
 // `reelforge serve --redis` and two `reelforge worker` processes on a real Redis: BullMQ hands out the
 // renders; a worker killed mid-render loses its job to the other through BullMQ's stalled-job check.
 
-interface WorkerProc {
-  child: ChildProcess
-  log: () => string
-}
-async function startWorker(data: string): Promise<WorkerProc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'worker', '--redis', REDIS_URL, '--data', data], { cwd: root, env: { ...process.env, REELFORGE_LOCK_MS: '3000' }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let log = ''
-  child.stdout!.on('data', (d) => (log += d))
-  child.stderr!.on('data', (d) => (log += d))
-  for (let i = 0; i < 300 && !/ready/.test(log); i++) {
-    if (child.exitCode !== null) throw new Error(`worker exited: ${log}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  assert.match(log, /reelforge worker \d+ ready/)
-  return { child, log: () => log }
-}
+type WorkerProc = Awaited<ReturnType<typeof startCli>>
+const startWorker = (data: string) => startCli(['worker', '--redis', REDIS_URL, '--data', data], { REELFORGE_LOCK_MS: '3000' }, /reelforge worker \d+ ready/, 15_000)
 const rendered = (w: WorkerProc, id: string) => w.log().split('\n').filter((l) => l.startsWith(`rendering ${id} `)).length
 
 const ctx = {} as { data: string; port: number; server: ChildProcess; workers: WorkerProc[]; key: string }

@@ -14,18 +14,27 @@ export const freePort = () => new Promise<number>((resolve) => {
   })
 })
 
-/** Starts `reelforge serve` as a child process and waits until it listens. */
-export async function serve(data: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  // One process (not the tsx CLI, which would run the server as a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'serve', '--port', String(port), '--data', data], { cwd: root, env: { ...process.env, REELFORGE_LEASE_MS: '1500', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/**
+ * Starts a `reelforge` command as a child process and waits until its output matches `ready`; `log()` is
+ * everything it printed so far.
+ */
+export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs: number): Promise<{ child: ChildProcess; log: () => string }> {
+  // One process (not the tsx CLI, which would run the command as a grandchild that SIGKILL would miss).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   child.stdout!.on('data', (d) => (log += d))
   child.stderr!.on('data', (d) => (log += d))
-  for (let i = 0; i < 200 && !/listening on/.test(log); i++) {
-    if (child.exitCode !== null) throw new Error(`serve exited: ${log}`)
+  for (let i = 0; i < timeoutMs / 50 && !ready.test(log); i++) {
+    if (child.exitCode !== null) throw new Error(`reelforge ${args[0]} exited: ${log}`)
     await new Promise((r) => setTimeout(r, 50))
   }
-  assert.match(log, /listening on http:\/\/127\.0\.0\.1:\d+/)
+  assert.match(log, ready)
+  return { child, log: () => log }
+}
+
+/** Starts `reelforge serve` as a child process and waits until it listens. */
+export async function serve(data: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const { child } = await startCli(['serve', '--port', String(port), '--data', data], { REELFORGE_LEASE_MS: '1500', ...env }, /listening on http:\/\/127\.0\.0\.1:\d+/, 10_000)
   return child
 }
 /** Signals a child and waits for its exit (at once when it already ended, by exit code or by signal). */

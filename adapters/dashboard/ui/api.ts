@@ -1,4 +1,5 @@
 // The dashboard's only way to the server: the /v1 API with the signed-in key as a Bearer token.
+import type { IssueRecord, RenderStatusRecord } from '../../service/api-types.js'
 
 /** The key lives in sessionStorage: gone when the tab closes, never in a URL. */
 const KEY = 'reelforge.key'
@@ -8,10 +9,7 @@ export const session = {
   clear: () => sessionStorage.removeItem(KEY),
 }
 
-export interface Issue {
-  path: string
-  message: string
-}
+export type Issue = IssueRecord
 
 /** The API's one error shape, kept whole so forms can put each issue beside its field. */
 export class ApiError extends Error {
@@ -54,21 +52,7 @@ export interface Me {
   admin: boolean
 }
 
-export interface Render {
-  id: string
-  status: 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED'
-  stage: string | null
-  progress: number
-  url: string | null
-  poster: string | null
-  thumbnail: string | null
-  duration: number | null
-  credits_used: number
-  error: string | null
-  warnings: Issue[]
-  created_at: string
-  updated_at: string
-  data?: unknown
-}
+/** A render's status; `data` (the submitted edit) with `?data=true`. */
+export type Render = RenderStatusRecord & { data?: unknown }
 
 export const isActive = (r: Pick<Render, 'status'>) => r.status === 'QUEUED' || r.status === 'PROCESSING'

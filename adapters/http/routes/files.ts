@@ -1,14 +1,9 @@
 import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 import { ServiceError } from '../../service/errors.js'
-import type { Storage } from '../../service/storage.js'
+import { contentType, type Storage } from '../../service/storage.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
-
-const TYPES: Record<string, string> = {
-  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg',
-  png: 'image/png', bmp: 'image/bmp', mp3: 'audio/mpeg',
-}
 
 /**
  * Finished files with their content type and byte ranges (`206`), so a browser `<video>` can seek. No key
@@ -19,7 +14,7 @@ export function fileRoutes(storage: Storage) {
     const { job = '', name = '' } = event.context.params ?? {}
     const file = await storage.open(`${job}/${name}`)
     if (!file) throw new ServiceError('E_NOT_FOUND', `no file ${job}/${name}`)
-    const type = TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
+    const type = contentType(name)
     const headers: Record<string, string> = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': 'public, max-age=86400', 'last-modified': file.mtime.toUTCString(), etag: `"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"` }
     const range = parseRange(event.req.headers.get('range'), file.size)
     if (range === 'invalid') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } })

@@ -1,20 +1,8 @@
 import { useState } from 'preact/hooks'
 import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES, PROMPT_LIMIT, type ImageModel } from '../../../service/vocabulary.js'
+import type { ImageRecord as Image } from '../../../service/api-types.js'
 import { api, ApiError } from '../api'
 import { credits, FieldError, fieldInvalid, IssueList, Notice, usePoll, when } from '../components'
-
-interface Image {
-  id: string
-  status: string
-  url: string | null
-  model: string
-  provider: string | null
-  width: number
-  height: number
-  credits_used: number
-  error: string | null
-  created_at: string
-}
 
 /** Images: generate with the model, size and style controls the API offers; the account's gallery. */
 export function ImagesPage() {

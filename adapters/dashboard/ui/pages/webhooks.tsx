@@ -1,23 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import { EVENT_NAMES } from '../../../service/vocabulary.js'
+import type { Delivery } from '../../../service/api-types.js'
 import { api, ApiError } from '../api'
 import { FieldError, fieldInvalid, IssueList, Json, Notice, StatusBadge, usePoll, when } from '../components'
-
-interface Delivery {
-  id: string
-  event: string
-  target: 'callback' | 'global'
-  url: string
-  status: 'pending' | 'delivered' | 'failed'
-  attempts: number
-  next_attempt_at: string | null
-  last_status: number | null
-  last_error: string | null
-  created_at: string
-  delivered_at: string | null
-  payload: unknown
-  attempt_log: { attempt: number; at: string; status: number | null; error: string | null; duration_ms: number }[]
-}
 
 /** Webhooks: the global webhook form, and the delivery log with filters, payloads, attempts and Replay. */
 export function WebhooksPage() {

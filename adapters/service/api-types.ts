@@ -1,0 +1,63 @@
+// The /v1 API's record shapes, with no imports: the server builds them and the dashboard's browser bundle
+// reads them, so the two cannot drift apart.
+
+export type JobStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED'
+export type JobStage = 'fetching' | 'rendering' | 'encoding' | 'saving'
+
+/** An issue or warning with the path of the field it concerns. */
+export interface IssueRecord {
+  path: string
+  message: string
+}
+
+/** `GET /v1/render/{id}`. */
+export interface RenderStatusRecord {
+  id: string
+  status: JobStatus
+  stage: JobStage | null
+  progress: number
+  url: string | null
+  poster: string | null
+  thumbnail: string | null
+  duration: number | null
+  credits_used: number
+  error: string | null
+  warnings: IssueRecord[]
+  created_at: string
+  updated_at: string
+}
+
+/** A generated image as the API shows it. */
+export interface ImageRecord {
+  id: string
+  status: 'queued' | 'running' | 'complete' | 'failed'
+  url: string | null
+  model: string
+  provider: string | null
+  width: number
+  height: number
+  credits_used: number
+  error: string | null
+  created_at: string
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+
+/** One webhook delivery of the log, with its payload and every attempt. */
+export interface Delivery {
+  id: string
+  event: string
+  target: 'callback' | 'global'
+  url: string
+  status: DeliveryStatus
+  attempts: number
+  retry: number
+  next_attempt_at: string | null
+  last_status: number | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+  delivered_at: string | null
+  payload: unknown
+  attempt_log: { attempt: number; at: string; status: number | null; error: string | null; duration_ms: number }[]
+}
