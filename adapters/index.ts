@@ -25,4 +25,4 @@ export function createRenderer(options: RendererOptions = {}): Compositor {
 
 export * from '../core/index.js'
 export * from '../plugins/index.js'
-export { renderSegmented, type SegmentedOptions } from './parallel/segments.js'
+export { renderSegmented, type PieceRenderer, type SegmentedOptions } from './parallel/segments.js'

@@ -4,13 +4,13 @@
 #      espeak-ng (the local text-to-speech voice).
 #   2. npm dependencies (npm ci), when package-lock.json changed since the last install.
 #   3. The dashboard bundle (dist/dashboard), when its sources changed.
-# With --test it also installs what only the tests use: Chromium (the dashboard's browser tests) and the Redis
-# server (the BullMQ back end), which scripts/services.sh starts on loopback.
+# With --test it also installs what only the tests use: Chromium (the dashboard's browser tests), the Redis
+# server (the BullMQ back end) and PostgreSQL (the second store), which scripts/services.sh starts on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3 espeak-ng)
-if [ "${1:-}" = "--test" ]; then packages+=(chromium redis-server); fi
+if [ "${1:-}" = "--test" ]; then packages+=(chromium redis-server postgresql); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util'
-import { dbPath, defaultConfig } from '../service/config.js'
+import { dbTarget, defaultConfig } from '../service/config.js'
 import { openDatabase } from '../service/db.js'
 import { KeyStore } from '../service/keys.js'
 
 const USAGE = `usage:
   reelforge keys create [--sandbox] [--admin] [--account ID] [--data ./data]   print a new API key (shown once)
   reelforge keys list [--data ./data]
-  reelforge keys revoke <key id> [--data ./data]`
+  reelforge keys revoke <key id> [--data ./data]
+  --database URL (or env REELFORGE_DATABASE_URL): a PostgreSQL store instead of <data>/reelforge.db`
 
 /** `reelforge keys`: manage API keys in the service database (stored hashed; the clear key is printed once). */
 export async function keysCommand(argv: string[]): Promise<number> {
@@ -14,15 +15,15 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { sandbox: { type: 'boolean' }, admin: { type: 'boolean' }, account: { type: 'string' }, data: { type: 'string', short: 'd' }, json: { type: 'boolean' } },
+    options: { sandbox: { type: 'boolean' }, admin: { type: 'boolean' }, account: { type: 'string' }, data: { type: 'string', short: 'd' }, database: { type: 'string' }, json: { type: 'boolean' } },
   })
-  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data' })
-  const db = openDatabase(dbPath(config))
+  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', ...(values.database ? { databaseUrl: values.database } : {}) })
+  const db = await openDatabase(dbTarget(config))
   const keys = new KeyStore(db)
   try {
     switch (action) {
       case 'create': {
-        const { key, record, signingSecret } = keys.create({ sandbox: values.sandbox, admin: values.admin, accountId: values.account })
+        const { key, record, signingSecret } = await keys.create({ sandbox: values.sandbox, admin: values.admin, accountId: values.account })
         if (values.json) console.log(JSON.stringify({ key, ...record, signingSecret }))
         else {
           console.log(key)
@@ -32,11 +33,11 @@ export async function keysCommand(argv: string[]): Promise<number> {
         return 0
       }
       case 'list':
-        for (const k of keys.list()) console.log(`${k.keyId}  ${k.prefix}…  account ${k.accountId}  ${k.sandbox ? 'sandbox' : 'live'}${k.admin ? ' admin' : ''}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `created ${k.createdAt}`}`)
+        for (const k of await keys.list()) console.log(`${k.keyId}  ${k.prefix}…  account ${k.accountId}  ${k.sandbox ? 'sandbox' : 'live'}${k.admin ? ' admin' : ''}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `created ${k.createdAt}`}`)
         return 0
       case 'revoke':
         if (!positionals[0]) break
-        if (!keys.revoke(positionals[0])) {
+        if (!(await keys.revoke(positionals[0]))) {
           console.error(`no active key ${positionals[0]}`)
           return 1
         }
@@ -46,6 +47,6 @@ export async function keysCommand(argv: string[]): Promise<number> {
     console.error(USAGE)
     return 64
   } finally {
-    db.close()
+    await db.close()
   }
 }

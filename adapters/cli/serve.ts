@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util'
 import { defaultConfig } from '../service/config.js'
 import { startServer } from '../http/serve.js'
+import { redact } from '../service/redact.js'
 
-const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379]
-  --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)`
+const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…]
+  --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)
+  --segments: with --redis, split each mp4 render into N time segments rendered at once by several workers (env REELFORGE_SEGMENTS)
+  --database: keep jobs, keys, the wallet ledger and the webhook outbox in PostgreSQL instead of <data>/reelforge.db (env REELFORGE_DATABASE_URL)`
 
 /** `reelforge serve`: the /v1 service on embedded defaults (SQLite + local files under --data, in-process worker). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -16,6 +19,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       concurrency: { type: 'string', short: 'c' },
       'base-url': { type: 'string' },
       redis: { type: 'string' },
+      database: { type: 'string' },
+      segments: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -31,14 +36,18 @@ export async function serveCommand(argv: string[]): Promise<number> {
     baseUrl: values['base-url'] ?? process.env.REELFORGE_BASE_URL,
     leaseMs: Number(process.env.REELFORGE_LEASE_MS ?? 15_000),
     redisUrl: values.redis ?? process.env.REELFORGE_REDIS_URL,
+    ...(values.database ? { databaseUrl: values.database } : {}),
+    segments: Number(values.segments ?? process.env.REELFORGE_SEGMENTS ?? 1),
   })
-  if (!Number.isInteger(config.port) || config.port < 0 || !Number.isInteger(config.concurrency) || config.concurrency < 0) {
+  const segmentsOk = Number.isInteger(config.segments) && config.segments! >= 1 && config.segments! <= 64
+  if (!Number.isInteger(config.port) || config.port < 0 || !Number.isInteger(config.concurrency) || config.concurrency < 0 || !segmentsOk) {
     console.error(USAGE)
     return 64
   }
   const running = await startServer(config)
-  const rendering = config.redisUrl ? `renders queued on BullMQ at ${config.redisUrl.replace(/\/\/[^@/]*@/, '//…@')} for reelforge worker` : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
-  console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}, ${rendering})`)
+  const rendering = config.redisUrl ? `renders queued on BullMQ at ${redact(config.redisUrl)} for reelforge worker${config.segments! > 1 ? `, split in ${config.segments} segments` : ''}` : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
+  const store = config.databaseUrl ? `, store: ${redact(config.databaseUrl)}` : ''
+  console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}${store}, ${rendering})`)
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`${signal}: finishing running renders, then stopping`)

@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { parseArgs } from 'node:util'
-import { dbPath, defaultConfig } from '../service/config.js'
+import { dbTarget, defaultConfig } from '../service/config.js'
 import { openDatabase } from '../service/db.js'
 import { KeyStore } from '../service/keys.js'
 import { DEFAULT_PRICING } from '../service/pricing.js'
@@ -8,7 +8,8 @@ import { Wallet } from '../service/wallet.js'
 
 const USAGE = `usage:
   reelforge wallet deposit <amount> (--account ID | --key KEY) [--note TEXT] [--data ./data]
-  reelforge wallet show (--account ID | --key KEY) [--data ./data]`
+  reelforge wallet show (--account ID | --key KEY) [--data ./data]
+  --database URL (or env REELFORGE_DATABASE_URL): a PostgreSQL store instead of <data>/reelforge.db`
 
 /**
  * `reelforge wallet`: the prepaid wallet from the command line, on the service's database. A deposit made
@@ -17,11 +18,11 @@ const USAGE = `usage:
  */
 export async function walletCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' }, key: { type: 'string' }, note: { type: 'string' }, data: { type: 'string', short: 'd' } } })
-  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data' })
-  const db = openDatabase(dbPath(config))
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' }, key: { type: 'string' }, note: { type: 'string' }, data: { type: 'string', short: 'd' }, database: { type: 'string' } } })
+  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', ...(values.database ? { databaseUrl: values.database } : {}) })
+  const db = await openDatabase(dbTarget(config))
   try {
-    const account = values.account ?? (values.key ? new KeyStore(db).verify(values.key)?.accountId : undefined)
+    const account = values.account ?? (values.key ? (await new KeyStore(db).verify(values.key))?.accountId : undefined)
     if (!account || !['deposit', 'show'].includes(action ?? '')) {
       console.error(values.key && !account ? 'unknown or revoked key' : USAGE)
       return 64
@@ -33,11 +34,11 @@ export async function walletCommand(argv: string[]): Promise<number> {
         console.error(USAGE)
         return 64
       }
-      wallet.deposit(account, amount, values.note ?? 'cli deposit')
+      await wallet.deposit(account, amount, values.note ?? 'cli deposit')
     }
-    console.log(JSON.stringify(wallet.state(account)))
+    console.log(JSON.stringify(await wallet.state(account)))
     return 0
   } finally {
-    db.close()
+    await db.close()
   }
 }

@@ -6,14 +6,14 @@ import { ServiceError } from '../service/errors.js'
  * The caller's principal from `Authorization: Bearer <key>`. `x-api-key` (Shotstack's header) is not a
  * credential here, as the seed says — a request carrying only that gets a 401 saying so.
  */
-export function authenticate(event: H3Event, keys: KeyStore): Principal {
+export async function authenticate(event: H3Event, keys: KeyStore): Promise<Principal> {
   const header = event.req.headers.get('authorization') ?? ''
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
   if (!match) {
     const hint = event.req.headers.has('x-api-key') ? ' (the x-api-key header is not accepted; send Authorization: Bearer <key>)' : ''
     throw new ServiceError('E_UNAUTHORIZED', `missing Authorization: Bearer <key>${hint}`)
   }
-  const principal = keys.verify(match[1]!)
+  const principal = await keys.verify(match[1]!)
   if (!principal) throw new ServiceError('E_UNAUTHORIZED', 'invalid or revoked API key')
   return principal
 }

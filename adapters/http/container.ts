@@ -16,7 +16,7 @@ import type { ProviderPlugin } from '../../core/index.js'
 import { ImageService } from '../service/images.js'
 import { RateLimiter } from '../service/rate-limit.js'
 import { storageLoader } from '../service/storage-loader.js'
-import { dbPath, filesDir, publicBaseUrl, type ServiceConfig } from '../service/config.js'
+import { dbTarget, filesDir, publicBaseUrl, type ServiceConfig } from '../service/config.js'
 import { openDatabase, type Db } from '../service/db.js'
 import { JobEvents } from '../service/events.js'
 import { JobStore } from '../service/jobs.js'
@@ -56,8 +56,8 @@ export interface Service {
   webhooks: Webhooks
   outbox: WebhookOutbox
   images: ImageService
-  /** Starts taking jobs and sending webhooks. */
-  start(): void
+  /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
+  start(): Promise<void>
   /** Stops taking jobs (waiting up to `graceMs` for running ones) and closes the database. */
   close(graceMs?: number): Promise<void>
 }
@@ -79,11 +79,12 @@ export interface ServiceOverrides {
   providers?: ProviderPlugin[]
 }
 
-export function createService(config: ServiceConfig, overrides: ServiceOverrides = {}): Service {
+export async function createService(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<Service> {
   const c = root.createChildContainer()
   const scoped = { lifecycle: Lifecycle.ContainerScoped }
   c.register(TOKENS.Config, { useValue: config })
-  c.register(TOKENS.Db, { useValue: openDatabase(dbPath(config)) })
+  // SQLite file by default; PostgreSQL when config.databaseUrl is set. Every store takes it as `Db`.
+  c.register(TOKENS.Db, { useValue: await openDatabase(dbTarget(config)) })
   c.register(TOKENS.Storage, { useValue: overrides.storage ?? storageFor(config) })
   c.register(TOKENS.Clock, { useValue: overrides.clock ?? systemClock })
   c.register(TOKENS.Pricing, { useValue: overrides.pricing ?? DEFAULT_PRICING })
@@ -120,7 +121,7 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
   if (config.redisUrl) {
     const worker = c.resolve<RenderWorker>(TOKENS.Worker)
     const settle = { config, jobs: c.resolve<JobStore>(TOKENS.Jobs), billing: c.resolve<Billing>(TOKENS.Billing), events: c.resolve<JobEvents>(TOKENS.Events) }
-    c.register(TOKENS.Queue, { useValue: new BullQueue({ ...settle, redisUrl: config.redisUrl, maxAttempts: config.maxAttempts, count: (o) => worker.count(o) }) })
+    c.register(TOKENS.Queue, { useValue: new BullQueue({ ...settle, redisUrl: config.redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (o) => worker.count(o) }) })
   } else c.register(TOKENS.Queue, { useClass: InProcessQueue }, scoped)
 
   const deps = {
@@ -154,17 +155,17 @@ export function createService(config: ServiceConfig, overrides: ServiceOverrides
     webhooks: deps.webhooks,
     outbox: deps.outbox,
     images,
-    start: () => {
+    start: async () => {
       deps.queue.start()
-      deps.outbox.start()
-      images.resume()
+      await deps.outbox.start()
+      await images.resume()
     },
     async close(graceMs) {
       await deps.queue.stop(graceMs)
       await images.stop()
       await deps.outbox.stop()
       isolated?.close()
-      deps.db.close()
+      await deps.db.close()
     },
   }
 }

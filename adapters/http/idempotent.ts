@@ -14,10 +14,10 @@ export function idempotent(handler: (event: H3Event) => unknown, deps: { idempot
     const key = event.req.headers.get('idempotency-key')
     if (!key) return handler(event)
     if (key.length > 255) throw new ServiceError('E_VALIDATION', 'Idempotency-Key must be at most 255 characters')
-    const principal = authenticate(event, deps.keys)
+    const principal = await authenticate(event, deps.keys)
     await readJson(event, deps.bodyLimit)
     const fingerprint = createHash('sha256').update(`${event.req.method} ${new URL(event.req.url).pathname}\n`).update(rawBody(event)).digest('hex')
-    const state = deps.idempotency.begin(principal.accountId, key, fingerprint)
+    const state = await deps.idempotency.begin(principal.accountId, key, fingerprint)
     if (state.kind === 'mismatch') throw new ServiceError('E_IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request body')
     if (state.kind === 'in-progress') throw new ServiceError('E_CONFLICT', 'a request with this Idempotency-Key is still being processed')
     if (state.kind === 'replay') {
@@ -26,14 +26,14 @@ export function idempotent(handler: (event: H3Event) => unknown, deps: { idempot
     }
     try {
       const result = await handler(event)
-      deps.idempotency.finish(principal.accountId, key, event.res.status ?? 200, result)
+      await deps.idempotency.finish(principal.accountId, key, event.res.status ?? 200, result)
       return result
     } catch (e) {
       if ((e instanceof ServiceError || e instanceof RenderError) && STATUS[e.code] < 500) {
         // Client errors are answers too: the same request gets the same answer.
         const issues = e.data?.issues
-        deps.idempotency.finish(principal.accountId, key, STATUS[e.code], { error: { code: e.code, message: e.message, ...(issues ? { issues } : {}) } })
-      } else deps.idempotency.abandon(principal.accountId, key)
+        await deps.idempotency.finish(principal.accountId, key, STATUS[e.code], { error: { code: e.code, message: e.message, ...(issues ? { issues } : {}) } })
+      } else await deps.idempotency.abandon(principal.accountId, key)
       throw e
     }
   }

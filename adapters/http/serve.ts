@@ -5,7 +5,7 @@ import { createService, type Service } from './container.js'
 
 /** Starts the `/v1` service on `config.host:config.port` (0 = any free port). */
 export async function startServer(config: ServiceConfig): Promise<{ service: Service; server: Server; url: string; close(): Promise<void> }> {
-  const service = createService(config)
+  const service = await createService(config)
   const server = createServer(toNodeHandler(service.app))
   server.keepAliveTimeout = 65_000
   await new Promise<void>((resolve, reject) => {
@@ -16,7 +16,7 @@ export async function startServer(config: ServiceConfig): Promise<{ service: Ser
   // With port 0 the real port is known only now; links in job results must carry it.
   if (config.port === 0) config.port = address.port
   const url = `http://${config.host}:${address.port}`
-  service.start()
+  await service.start()
   return {
     service,
     server,

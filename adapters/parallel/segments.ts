@@ -5,8 +5,20 @@ import { RenderError, runFfmpeg, type Compositor, type RenderProgress, type Rend
 import type { NetworkPolicy } from '../../plugins/index.js'
 import { IsolatedRenderer } from '../service/isolated-renderer.js'
 
+/**
+ * Renders one piece of a segmented render — a time range as its own mp4 (`index` 0…n−1) or the whole sound as
+ * mp3 (`'sound'`) — and says where its file is. The default runs pieces in processes of this machine; the
+ * BullMQ back end queues them for workers on other machines (`remotePieces`).
+ */
+export type PieceRenderer = (
+  piece: object,
+  opts: { out: string; index: number | 'sound'; signal?: AbortSignal; baseDir?: string; onProgress?: (p: RenderProgress) => void },
+) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
+
 export interface SegmentedOptions {
   out: string
+  /** Who renders the pieces (default: a pool of render processes on this machine). */
+  pieces?: PieceRenderer
   /** Time segments rendered at once, each in its own process (default: 2). */
   segments?: number
   signal?: AbortSignal
@@ -38,9 +50,16 @@ export async function renderSegmented(local: Compositor, edit: unknown, opts: Se
   if (format !== 'mp4' || n === 1) return whole()
 
   const work = await mkdtemp(join(tmpdir(), 'reelforge-segments-'))
-  const pool = new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, baseUrl: '' }), () => {
-    throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
-  })
+  const pool = opts.pieces
+    ? undefined
+    : new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, baseUrl: '' }), () => {
+        throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
+      })
+  const renderPiece: PieceRenderer = opts.pieces ?? ((piece, o) => pool!.render(piece, o))
+  // One piece failing stops the others (remote pieces would otherwise render on for nothing).
+  const inner = new AbortController()
+  const onAbort = () => inner.abort(opts.signal!.reason)
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
   try {
     const bounds = Array.from({ length: n + 1 }, (_, k) => firstFrame + Math.round((k * frames) / n))
     const done = new Array<number>(n).fill(0)
@@ -54,16 +73,19 @@ export async function renderSegmented(local: Compositor, edit: unknown, opts: Se
     const segments = bounds.slice(0, -1).map((from, k) => {
       // Times are whole frames over fps: the range rounds back to exactly these frames.
       const range = { start: from / fps, length: (bounds[k + 1]! - from) / fps }
-      return pool.render(piece(range, { format: 'mp4', mute: true }), {
+      return renderPiece(piece(range, { format: 'mp4', mute: true }), {
+        index: k,
         out: join(work, `segment-${k}.mp4`),
-        signal: opts.signal,
+        signal: inner.signal,
         baseDir: opts.baseDir,
         onProgress: (p) => ((done[k] = p.frame), report()),
       })
     })
-    const sound = hasAudio ? pool.render(piece({ start: firstFrame / fps, length: frames / fps }, { format: 'mp3', quality: 'veryhigh' }), { out: join(work, 'sound.mp3'), signal: opts.signal, baseDir: opts.baseDir }) : undefined
-    const parts = await Promise.all(segments)
-    const audio = await sound
+    const sound = hasAudio ? renderPiece(piece({ start: firstFrame / fps, length: frames / fps }, { format: 'mp3', quality: 'veryhigh' }), { index: 'sound', out: join(work, 'sound.mp3'), signal: inner.signal, baseDir: opts.baseDir }) : undefined
+    const [parts, audio] = await Promise.all([Promise.all(segments), sound]).catch((e) => {
+      inner.abort(e)
+      throw e
+    })
     report('encoding')
     const list = join(work, 'segments.txt')
     await writeFile(list, parts.map((p) => `file '${p.path.replace(/'/g, "'\\''")}'`).join('\n'))
@@ -83,7 +105,8 @@ export async function renderSegmented(local: Compositor, edit: unknown, opts: Se
       warnings: [...plan.warnings],
     }
   } finally {
-    pool.close()
+    opts.signal?.removeEventListener('abort', onAbort)
+    pool?.close()
     await rm(work, { recursive: true, force: true })
   }
 }

@@ -6,15 +6,15 @@ import type { Principal } from './keys.js'
  */
 export interface Billing {
   /** Credits to hold for a job; throws a ServiceError (402) when the account cannot pay. */
-  hold(principal: Principal, jobId: string, estimate: { seconds: number; width: number; height: number }): number
+  hold(principal: Principal, jobId: string, estimate: { seconds: number; width: number; height: number }): Promise<number>
   /** Charges what the finished job cost and releases the rest of its hold; returns the charge. */
-  settle(jobId: string, actual: { seconds: number; width: number; height: number }): number
+  settle(jobId: string, actual: { seconds: number; width: number; height: number }): Promise<number>
   /** Releases a failed or cancelled job's hold. */
-  release(jobId: string): void
+  release(jobId: string): Promise<void>
 }
 
 export const freeBilling: Billing = {
-  hold: () => 0,
-  settle: () => 0,
-  release: () => {},
+  hold: async () => 0,
+  settle: async () => 0,
+  release: async () => {},
 }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis'
-import { Queue, QueueEvents, type JobsOptions } from 'bullmq'
+import { Queue, QueueEvents, UnrecoverableError, type JobsOptions } from 'bullmq'
+import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import type { Job, JobStage } from './jobs.js'
 import type { JobQueue } from './queue.js'
 import type { RenderOutcome, RenderTask } from './render-task.js'
@@ -11,6 +12,16 @@ export const CANCEL_CHANNEL = 'reelforge:cancel'
 /** The `lease_owner` of jobs BullMQ hands out: BullMQ's own locks are the leases. */
 const OWNER = 'bullmq'
 
+/** Failures that another attempt may not repeat (a killed encoder, a crashed renderer); the rest fail at once. */
+const RETRYABLE = new Set<RenderErrorCode>(['E_RENDERER_CRASHED', 'E_OUTPUT_FAILED', 'E_GL_UNAVAILABLE'])
+
+/** What a worker throws to BullMQ for a failed render or piece: cancels and render errors are not retried. */
+export function bullFailure(e: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')) return new UnrecoverableError('cancelled')
+  if (e instanceof RenderError && !RETRYABLE.has(e.code)) return new UnrecoverableError(e.message)
+  return e
+}
+
 /** BullMQ wants no per-request retry limit on its blocking connections. */
 export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null })
 
@@ -18,6 +29,8 @@ export interface BullQueueDeps extends SettleDeps {
   redisUrl: string
   /** Attempts per job: failures that may pass (a crashed encoder) retry with backoff; stalls count too. */
   maxAttempts: number
+  /** Time segments each render is split into over the workers (1 or unset: whole renders). */
+  segments?: number
   /** Adds remote workers' frames to this process's /metrics totals. */
   count(outcome: Pick<RenderOutcome, 'frames' | 'renderMs'>): void
 }
@@ -53,17 +66,19 @@ export class BullQueue implements JobQueue {
   }
 
   private add(job: Job): Promise<unknown> {
-    const task: RenderTask = { id: job.id, kind: job.kind, request: job.request, sandbox: job.sandbox, accountId: job.accountId, keyId: job.keyId }
+    const task: RenderTask = { id: job.id, kind: job.kind, request: job.request, sandbox: job.sandbox, accountId: job.accountId, keyId: job.keyId, segments: this.d.segments }
     // Finished jobs stay in Redis a while, so a server that was down can still reconcile them.
     const options: JobsOptions = { jobId: job.id, attempts: this.d.maxAttempts, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 7 * 86400 }, removeOnFail: { age: 30 * 86400 } }
     return this.queue.add('render', task, options)
   }
 
   notify(jobId?: string): void {
-    const job = jobId ? this.d.jobs.get(jobId) : undefined
+    if (!jobId) return void this.reconcile()
     // A failed add is not lost: the job is QUEUED in the store and the next reconcile adds it.
-    if (job) this.add(job).catch((e) => console.error(`[bullmq] could not enqueue ${job.id}: ${e.message}`))
-    else void this.reconcile()
+    void (async () => {
+      const job = await this.d.jobs.get(jobId)
+      if (job) await this.add(job)
+    })().catch((e) => console.error(`[bullmq] could not enqueue ${jobId}: ${e.message}`))
   }
 
   cancel(jobId: string): void {
@@ -76,42 +91,43 @@ export class BullQueue implements JobQueue {
   }
 
   start(): void {
-    this.events.on('active', ({ jobId }) => this.started(jobId))
+    const logged = (what: string, jobId: string, p: Promise<unknown>) => void p.catch((e) => console.error(`[bullmq] ${what} ${jobId}: ${(e as Error).message}`))
+    this.events.on('active', ({ jobId }) => logged('start', jobId, this.started(jobId)))
     this.events.on('progress', ({ jobId, data }) => {
       const p = data as { stage?: JobStage; progress?: number }
-      if (p && typeof p.progress === 'number' && p.stage) this.d.jobs.progress(jobId, OWNER, p.stage, p.progress)
+      if (p && typeof p.progress === 'number' && p.stage) logged('progress', jobId, this.d.jobs.progress(jobId, OWNER, p.stage, p.progress))
     })
-    this.events.on('completed', ({ jobId, returnvalue }) => this.completed(jobId, returnvalue as unknown as RenderOutcome))
-    this.events.on('failed', ({ jobId, failedReason }) => void this.failed(jobId, failedReason))
+    this.events.on('completed', ({ jobId, returnvalue }) => logged('complete', jobId, this.completed(jobId, returnvalue as unknown as RenderOutcome)))
+    this.events.on('failed', ({ jobId, failedReason }) => logged('fail', jobId, this.failed(jobId, failedReason)))
     void this.events.run().catch((e) => console.error('[bullmq] events:', e.message))
     void this.reconcile()
     this.timer = setInterval(() => void this.reconcile(), 5000)
   }
 
-  private started(jobId: string) {
-    const before = this.d.jobs.get(jobId)
-    if (before?.status === 'QUEUED' && this.d.jobs.start(jobId, OWNER)) this.d.events.emit('render.processing', this.d.jobs.get(jobId)!)
-    else if (before?.status === 'PROCESSING') this.d.jobs.start(jobId, OWNER) // restarted after a stall
+  private async started(jobId: string) {
+    const before = await this.d.jobs.get(jobId)
+    if (before?.status === 'QUEUED' && (await this.d.jobs.start(jobId, OWNER))) await this.d.events.emit('render.processing', (await this.d.jobs.get(jobId))!)
+    else if (before?.status === 'PROCESSING') await this.d.jobs.start(jobId, OWNER) // restarted after a stall
   }
 
-  private completed(jobId: string, outcome: RenderOutcome) {
+  private async completed(jobId: string, outcome: RenderOutcome) {
     if (!outcome?.keys) return
-    if (this.d.jobs.get(jobId)?.status === 'QUEUED') this.started(jobId) // its 'active' event was missed
-    if (completeJob(this.d, jobId, OWNER, outcome)) this.d.count(outcome)
+    if ((await this.d.jobs.get(jobId))?.status === 'QUEUED') await this.started(jobId) // its 'active' event was missed
+    if (await completeJob(this.d, jobId, OWNER, outcome)) this.d.count(outcome)
   }
 
   /** BullMQ says `failed` for the last attempt only after it moved the job to its failed set; check. */
   private async failed(jobId: string, reason: string) {
     const state = await (await this.queue.getJob(jobId))?.getState()
     if (state && state !== 'failed') return // it will be retried
-    failJob(this.d, jobId, null, reason || 'the render failed', reason === 'cancelled')
+    await failJob(this.d, jobId, null, reason || 'the render failed', reason === 'cancelled')
   }
 
   /** Brings the store in line with BullMQ for every job not yet ended. */
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
       try {
-        for (const job of this.d.jobs.unfinished()) {
+        for (const job of await this.d.jobs.unfinished()) {
           if (this.stopRequested) return
           const queued = await this.queue.getJob(job.id)
           if (!queued) {
@@ -119,9 +135,9 @@ export class BullQueue implements JobQueue {
             continue
           }
           const state = await queued.getState()
-          if (state === 'completed') this.completed(job.id, queued.returnvalue as RenderOutcome)
-          else if (state === 'failed') failJob(this.d, job.id, null, queued.failedReason || 'the render failed')
-          else if (state === 'active' && job.status === 'QUEUED') this.started(job.id)
+          if (state === 'completed') await this.completed(job.id, queued.returnvalue as RenderOutcome)
+          else if (state === 'failed') await failJob(this.d, job.id, null, queued.failedReason || 'the render failed')
+          else if (state === 'active' && job.status === 'QUEUED') await this.started(job.id)
         }
       } catch (e) {
         if (!this.stopRequested) console.error('[bullmq] reconcile:', (e as Error).message)

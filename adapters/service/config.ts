@@ -49,6 +49,16 @@ export interface ServiceConfig {
    * processes instead of rendering in this process. Unset: the embedded in-process queue.
    */
   redisUrl?: string
+  /**
+   * With `redisUrl`: split each mp4 render into this many time segments, rendered at once by several workers
+   * and joined without re-encoding (env `REELFORGE_SEGMENTS`). Default 1: whole renders.
+   */
+  segments?: number
+  /**
+   * PostgreSQL connection URL (`postgres://user:pass@host/db`) for jobs, keys, the wallet ledger, the webhook
+   * outbox and images; env `REELFORGE_DATABASE_URL`. Unset: the embedded SQLite file `<dataDir>/reelforge.db`.
+   */
+  databaseUrl?: string
   /** Object storage for rendered files and generated images (default: `<dataDir>/files`); env `REELFORGE_S3_*`. */
   s3?: S3Config
 }
@@ -96,12 +106,15 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
     network: overrides.network ?? { allow: (process.env.REELFORGE_ALLOW_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean) },
     s3: 's3' in overrides ? overrides.s3 : s3ConfigFromEnv(),
+    databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : process.env.REELFORGE_DATABASE_URL || undefined,
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   }
 }
 
 export const dbPath = (config: ServiceConfig) => join(config.dataDir, 'reelforge.db')
+/** What `openDatabase` opens: the PostgreSQL URL when one is configured, else the SQLite file. */
+export const dbTarget = (config: ServiceConfig) => config.databaseUrl ?? dbPath(config)
 export const filesDir = (config: ServiceConfig) => join(config.dataDir, 'files')
 export const workDir = (config: ServiceConfig) => join(config.dataDir, 'work')
 

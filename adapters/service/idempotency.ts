@@ -24,26 +24,24 @@ export class Idempotency {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  begin(accountId: string, key: string, fingerprint: string): IdempotencyState {
+  async begin(accountId: string, key: string, fingerprint: string): Promise<IdempotencyState> {
     const now = this.clock.now()
-    return this.db.transaction((): IdempotencyState => {
-      this.db.prepare('DELETE FROM idempotency WHERE created_at < ?').run(now - DAY)
-      const row = this.db.prepare('SELECT fingerprint, status, response FROM idempotency WHERE account_id = ? AND key = ?').get(accountId, key) as { fingerprint: string; status: number | null; response: string | null } | undefined
-      if (!row) {
-        this.db.prepare('INSERT INTO idempotency (account_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?)').run(accountId, key, fingerprint, now)
-        return { kind: 'new' }
-      }
-      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' }
-      if (row.status === null) return { kind: 'in-progress' }
-      return { kind: 'replay', status: row.status, response: JSON.parse(row.response!) }
-    }).immediate()
+    await this.db.run('DELETE FROM idempotency WHERE created_at < ?', [now - DAY])
+    // The insert decides who is first, also between processes: the loser reads the winner's row.
+    const inserted = await this.db.run('INSERT INTO idempotency (account_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (account_id, key) DO NOTHING', [accountId, key, fingerprint, now])
+    if (inserted) return { kind: 'new' }
+    const row = await this.db.get<{ fingerprint: string; status: number | null; response: string | null }>('SELECT fingerprint, status, response FROM idempotency WHERE account_id = ? AND key = ?', [accountId, key])
+    if (!row) return this.begin(accountId, key, fingerprint) // abandoned in between
+    if (row.fingerprint !== fingerprint) return { kind: 'mismatch' }
+    if (row.status === null) return { kind: 'in-progress' }
+    return { kind: 'replay', status: row.status, response: JSON.parse(row.response!) }
   }
 
-  finish(accountId: string, key: string, status: number, response: unknown): void {
-    this.db.prepare('UPDATE idempotency SET status = ?, response = ? WHERE account_id = ? AND key = ?').run(status, JSON.stringify(response), accountId, key)
+  async finish(accountId: string, key: string, status: number, response: unknown): Promise<void> {
+    await this.db.run('UPDATE idempotency SET status = ?, response = ? WHERE account_id = ? AND key = ?', [status, JSON.stringify(response), accountId, key])
   }
 
-  abandon(accountId: string, key: string): void {
-    this.db.prepare('DELETE FROM idempotency WHERE account_id = ? AND key = ? AND status IS NULL').run(accountId, key)
+  async abandon(accountId: string, key: string): Promise<void> {
+    await this.db.run('DELETE FROM idempotency WHERE account_id = ? AND key = ? AND status IS NULL', [accountId, key])
   }
 }

@@ -60,8 +60,8 @@ export class ImageService {
       const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
       throw new ServiceError('E_RATE_LIMITED', `rate limit for ${request.model} reached (${this.d.config.rateLimits[request.model]} per minute per key); retry in ${seconds} s`, { retryAfter: seconds })
     }
-    const id = this.insert(principal, request, {})
-    this.holdOrDelete(principal, id, request.model)
+    const id = await this.insert(principal, request, {})
+    await this.holdOrDelete(principal, id, request.model)
     const { record, error } = await this.attempt(id, principal, request, signal)
     if (error instanceof RenderError && error.data?.moderated) throw new ServiceError('E_CONTENT_MODERATED', error.message)
     if (error) throw error
@@ -69,24 +69,26 @@ export class ImageService {
   }
 
   /** `POST /v1/ai/image/batch`: every item stored and held up front (402 for the whole batch), run in the background. */
-  submitBatch(principal: Principal, requests: ImageRequestInput[]): string {
+  async submitBatch(principal: Principal, requests: ImageRequestInput[]): Promise<string> {
     const batchId = randomUUID()
-    const ids = this.d.db.transaction(() => {
-      this.d.db.prepare('INSERT INTO image_batches (id, account_id, created_at) VALUES (?, ?, ?)').run(batchId, principal.accountId, nowIso())
-      return requests.map((r, i) => {
-        const id = this.insert(principal, r, { batchId, index: i })
-        this.hold(principal, id, r.model)
-        return id
-      })
-    }).immediate()
+    const ids = await this.d.db.transaction(async () => {
+      await this.d.db.run('INSERT INTO image_batches (id, account_id, created_at) VALUES (?, ?, ?)', [batchId, principal.accountId, nowIso()])
+      const ids: string[] = []
+      for (const [i, r] of requests.entries()) {
+        const id = await this.insert(principal, r, { batchId, index: i })
+        await this.hold(principal, id, r.model)
+        ids.push(id)
+      }
+      return ids
+    })
     for (const [i, id] of ids.entries()) this.background(this.runQueued(id, principal, requests[i]!))
     return batchId
   }
 
-  batch(accountId: string, batchId: string) {
-    const exists = this.d.db.prepare('SELECT created_at FROM image_batches WHERE id = ? AND account_id = ?').get(batchId, accountId) as { created_at: string } | undefined
+  async batch(accountId: string, batchId: string) {
+    const exists = await this.d.db.get<{ created_at: string }>('SELECT created_at FROM image_batches WHERE id = ? AND account_id = ?', [batchId, accountId])
     if (!exists) return undefined
-    const items = (this.d.db.prepare('SELECT * FROM images WHERE batch_id = ? ORDER BY item_index').all(batchId) as Record<string, unknown>[]).map(toRecord)
+    const items = (await this.d.db.all('SELECT * FROM images WHERE batch_id = ? ORDER BY item_index', [batchId])).map(toRecord)
     const done = items.every((i) => i.status === 'complete' || i.status === 'failed')
     return {
       id: batchId,
@@ -98,12 +100,12 @@ export class ImageService {
   }
 
   /** An account's images, newest first (the dashboard's gallery). */
-  list(accountId: string, limit: number): ImageRecord[] {
-    return (this.d.db.prepare('SELECT * FROM images WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').all(accountId, limit) as Record<string, unknown>[]).map(toRecord)
+  async list(accountId: string, limit: number): Promise<ImageRecord[]> {
+    return (await this.d.db.all('SELECT * FROM images WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?', [accountId, limit])).map(toRecord)
   }
 
-  get(accountId: string, id: string): ImageRecord | undefined {
-    const row = this.d.db.prepare('SELECT * FROM images WHERE id = ? AND account_id = ?').get(id, accountId) as Record<string, unknown> | undefined
+  async get(accountId: string, id: string): Promise<ImageRecord | undefined> {
+    const row = await this.d.db.get('SELECT * FROM images WHERE id = ? AND account_id = ?', [id, accountId])
     return row && toRecord(row)
   }
 
@@ -121,9 +123,9 @@ export class ImageService {
       throw new RenderError('E_TIMELINE_INVALID', `${ctx.path}: ${(e as Error).message}`, { path: ctx.path })
     }
     await this.d.limiter.wait(owner.keyId, parsed.model, ctx.signal)
-    const id = this.insert(owner, parsed, { renderJob: owner.jobId })
+    const id = await this.insert(owner, parsed, { renderJob: owner.jobId })
     try {
-      this.holdOrDelete(owner, id, parsed.model)
+      await this.holdOrDelete(owner, id, parsed.model)
     } catch (e) {
       throw new RenderError('E_PROVIDER_FAILED', `${ctx.path}: ${(e as Error).message}`, { path: ctx.path })
     }
@@ -135,8 +137,8 @@ export class ImageService {
   }
 
   /** Resumes batch items a previous process left queued or running. */
-  resume(): void {
-    const rows = this.d.db.prepare(`SELECT i.*, k.admin FROM images i JOIN api_keys k ON k.id = i.key_id WHERE i.status IN ('queued', 'running') AND i.batch_id IS NOT NULL`).all() as Record<string, unknown>[]
+  async resume(): Promise<void> {
+    const rows = await this.d.db.all(`SELECT i.*, k.admin FROM images i JOIN api_keys k ON k.id = i.key_id WHERE i.status IN ('queued', 'running') AND i.batch_id IS NOT NULL`)
     for (const row of rows) {
       const principal: Principal = { accountId: row.account_id as string, keyId: row.key_id as string, sandbox: row.sandbox === 1, admin: row.admin === 1 }
       this.background(this.runQueued(row.id as string, principal, JSON.parse(row.request as string)))
@@ -150,12 +152,13 @@ export class ImageService {
 
   // ── internals ────────────────────────────────────────────────────────────────────────────
 
-  private insert(p: Principal, r: ImageRequestInput, at: { batchId?: string; index?: number; renderJob?: string }): string {
+  private async insert(p: Principal, r: ImageRequestInput, at: { batchId?: string; index?: number; renderJob?: string }): Promise<string> {
     const id = randomUUID()
     const now = nowIso()
-    this.d.db
-      .prepare(`INSERT INTO images (id, account_id, key_id, sandbox, batch_id, item_index, render_job, status, model, request, width, height, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`)
-      .run(id, p.accountId, p.keyId, p.sandbox ? 1 : 0, at.batchId ?? null, at.index ?? null, at.renderJob ?? null, r.model, JSON.stringify(r), r.width, r.height, now, now)
+    await this.d.db.run(
+      `INSERT INTO images (id, account_id, key_id, sandbox, batch_id, item_index, render_job, status, model, request, width, height, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+      [id, p.accountId, p.keyId, p.sandbox, at.batchId ?? null, at.index ?? null, at.renderJob ?? null, r.model, JSON.stringify(r), r.width, r.height, now, now],
+    )
     return id
   }
 
@@ -164,16 +167,16 @@ export class ImageService {
     return this.provider(p, model).name === 'sandbox' ? 0 : (this.d.pricing.images[model] ?? 0)
   }
 
-  private hold(p: Principal, id: string, model: string): void {
-    this.d.wallet.holdAmount(p.accountId, id, this.price(p, model))
+  private async hold(p: Principal, id: string, model: string): Promise<void> {
+    await this.d.wallet.holdAmount(p.accountId, id, this.price(p, model))
   }
 
   /** Holds, or removes the image row again when the credits are missing (nothing stays behind a 402). */
-  private holdOrDelete(p: Principal, id: string, model: string): void {
+  private async holdOrDelete(p: Principal, id: string, model: string): Promise<void> {
     try {
-      this.hold(p, id, model)
+      await this.hold(p, id, model)
     } catch (e) {
-      this.d.db.prepare('DELETE FROM images WHERE id = ?').run(id)
+      await this.d.db.run('DELETE FROM images WHERE id = ?', [id])
       throw e
     }
   }
@@ -194,8 +197,8 @@ export class ImageService {
   private async attempt(id: string, p: Principal, r: ImageRequestInput, signal = new AbortController().signal): Promise<{ record: ImageRecord; error?: unknown }> {
     let error: unknown
     const provider = this.provider(p, r.model)
-    this.d.db.prepare(`UPDATE images SET status = 'running', provider = ?, updated_at = ? WHERE id = ?`).run(provider.name, nowIso(), id)
-    const batchId = (this.d.db.prepare('SELECT batch_id FROM images WHERE id = ?').get(id) as { batch_id: string | null }).batch_id
+    await this.d.db.run(`UPDATE images SET status = 'running', provider = ?, updated_at = ? WHERE id = ?`, [provider.name, nowIso(), id])
+    const batchId = (await this.d.db.get<{ batch_id: string | null }>('SELECT batch_id FROM images WHERE id = ?', [id]))!.batch_id
     try {
       const image = await provider.generate({ prompt: r.prompt, model: r.model, width: r.width, height: r.height, style: r.style, negativePrompt: r.negative_prompt, steps: r.steps, seed: r.seed }, { signal })
       await mkdir(workDir(this.d.config), { recursive: true })
@@ -208,20 +211,22 @@ export class ImageService {
         await rm(dir, { recursive: true, force: true })
       }
       const url = fileUrl(this.d.config, `${id}/${id}.png`)
-      const credits = this.d.db.transaction(() => {
-        const charged = this.d.wallet.charge(p.accountId, id, this.price(p, r.model))
-        this.d.db.prepare(`UPDATE images SET status = 'complete', url = ?, credits_used = ?, updated_at = ? WHERE id = ?`).run(url, charged, nowIso(), id)
+      const credits = await this.d.db.transaction(async () => {
+        const charged = await this.d.wallet.charge(p.accountId, id, this.price(p, r.model))
+        await this.d.db.run(`UPDATE images SET status = 'complete', url = ?, credits_used = ?, updated_at = ? WHERE id = ?`, [url, charged, nowIso(), id])
         return charged
-      }).immediate()
-      this.d.webhooks.emit(p.accountId, 'ai.complete', { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits })
+      })
+      await this.d.webhooks.emit(p.accountId, 'ai.complete', { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits })
     } catch (e) {
       error = e
       const message = e instanceof Error ? e.message : String(e)
-      this.d.wallet.release(id)
-      this.d.db.prepare(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`).run(message, nowIso(), id)
-      this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message })
+      await this.d.db.transaction(async () => {
+        await this.d.wallet.release(id)
+        await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])
+      })
+      await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message })
     }
-    return { record: this.get(p.accountId, id)!, error }
+    return { record: (await this.get(p.accountId, id))!, error }
   }
 
   private background(task: Promise<void>) {

@@ -84,64 +84,50 @@ const fromRow = (r: Row): Job => ({
 })
 
 /**
- * Render jobs in SQLite. The table is also the in-process queue: a worker claims the oldest QUEUED job
- * atomically and holds a lease it renews by heartbeat. A job whose lease ran out (its process died) goes
- * back to QUEUED; every state change after a claim names the lease owner, so a worker that lost its
- * lease can never overwrite the result of the one that took over — a job is never rendered twice at once.
+ * Render jobs in the service database. The table is also the in-process queue: a worker claims the oldest
+ * QUEUED job atomically and holds a lease it renews by heartbeat. A job whose lease ran out (its process
+ * died) goes back to QUEUED; every state change after a claim names the lease owner, so a worker that lost
+ * its lease can never overwrite the result of the one that took over — a job is never rendered twice at once.
  */
 @injectable()
 export class JobStore {
-  private readonly stmts
+  constructor(@inject(TOKENS.Db) private readonly db: Db) {}
 
-  constructor(@inject(TOKENS.Db) private readonly db: Db) {
-    this.stmts = {
-      insert: db.prepare(`INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
-        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now)`),
-      get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
-      getFor: db.prepare('SELECT * FROM jobs WHERE id = ? AND account_id = ?'),
-      claim: db.prepare(`UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1,
-          lease_owner = @owner, lease_until = @until, updated_at = @now
-        WHERE id = (SELECT id FROM jobs WHERE status = 'QUEUED' AND cancel_requested = 0 ORDER BY created_at, rowid LIMIT 1) RETURNING *`),
-      heartbeat: db.prepare(`UPDATE jobs SET lease_until = @until WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`),
-      progress: db.prepare(`UPDATE jobs SET stage = @stage, progress = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`),
-      complete: db.prepare(`UPDATE jobs SET status = 'COMPLETE', stage = NULL, progress = 1, url = @url, poster = @poster, thumbnail = @thumbnail,
-          duration = @duration, credits_used = @credits, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
-        WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`),
-      fail: db.prepare(`UPDATE jobs SET status = 'FAILED', stage = NULL, error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
-        WHERE id = @id AND (lease_owner = @owner OR @owner IS NULL) AND status IN ('QUEUED', 'PROCESSING')`),
-      requeue: db.prepare(`UPDATE jobs SET status = 'QUEUED', stage = NULL, progress = 0, lease_owner = NULL, lease_until = NULL, updated_at = @now
-        WHERE status = 'PROCESSING' AND lease_until < @now_ms RETURNING id, attempts`),
-      cancel: db.prepare(`UPDATE jobs SET cancel_requested = 1, updated_at = @now WHERE id = @id AND account_id = @account AND status IN ('QUEUED', 'PROCESSING')`),
-      isCancelled: db.prepare('SELECT cancel_requested FROM jobs WHERE id = ?'),
-      countQueued: db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status = 'QUEUED'`),
-    }
+  /** Runs `fn` in one transaction (a job and its credit hold, a completion and its charge). */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.transaction(fn)
   }
 
-  /** Runs `fn` in one immediate transaction (a job and its credit hold, a completion and its charge). */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate()
-  }
-
-  create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Job {
+  async create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Promise<Job> {
     const id = randomUUID()
-    this.stmts.insert.run({ id, accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox ? 1 : 0, now: nowIso() })
-    return this.get(id)!
+    await this.db.run(
+      `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
+        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now)`,
+      { id, accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox, now: nowIso() },
+    )
+    return (await this.get(id))!
   }
 
-  get(id: string): Job | undefined {
-    const row = this.stmts.get.get(id) as Row | undefined
+  async get(id: string): Promise<Job | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM jobs WHERE id = ?', [id])
     return row && fromRow(row)
   }
 
   /** A job of this account only (another account's job is indistinguishable from a missing one). */
-  getFor(id: string, accountId: string): Job | undefined {
-    const row = this.stmts.getFor.get(id, accountId) as Row | undefined
+  async getFor(id: string, accountId: string): Promise<Job | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM jobs WHERE id = ? AND account_id = ?', [id, accountId])
     return row && fromRow(row)
   }
 
   /** Atomically takes the oldest queued job for `owner` with a lease until `now + leaseMs`. */
-  claim(owner: string, leaseMs: number): Job | undefined {
-    const row = this.stmts.claim.get({ owner, until: Date.now() + leaseMs, now: nowIso() }) as Row | undefined
+  async claim(owner: string, leaseMs: number): Promise<Job | undefined> {
+    // PostgreSQL: SKIP LOCKED lets concurrent claimers pass over a row another one is taking.
+    const row = await this.db.get<Row>(
+      `UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1,
+          lease_owner = @owner, lease_until = @until, updated_at = @now
+        WHERE status = 'QUEUED' AND id = (SELECT id FROM jobs WHERE status = 'QUEUED' AND cancel_requested = 0 ORDER BY created_at, rowid LIMIT 1 ${this.db.skipLocked}) RETURNING *`,
+      { owner, until: Date.now() + leaseMs, now: nowIso() },
+    )
     return row && fromRow(row)
   }
 
@@ -149,62 +135,89 @@ export class JobStore {
    * Marks a job PROCESSING for an outside queue that owns leases itself (BullMQ): no lease expiry here.
    * Also for a job the queue restarted after a stall. False when it already ended or was cancelled.
    */
-  start(id: string, owner: string): boolean {
-    return this.db
-      .prepare(`UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1, lease_owner = @owner, lease_until = NULL, updated_at = @now
-        WHERE id = @id AND status IN ('QUEUED', 'PROCESSING') AND cancel_requested = 0`)
-      .run({ id, owner, now: nowIso() }).changes > 0
+  async start(id: string, owner: string): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1, lease_owner = @owner, lease_until = NULL, updated_at = @now
+        WHERE id = @id AND status IN ('QUEUED', 'PROCESSING') AND cancel_requested = 0`,
+      { id, owner, now: nowIso() },
+    )
+    return changed > 0
   }
 
   /** Jobs not yet ended (oldest first): what an outside queue must still know about. */
-  unfinished(limit = 1000): Job[] {
-    return (this.db.prepare(`SELECT * FROM jobs WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY created_at, rowid LIMIT ?`).all(limit) as Row[]).map(fromRow)
+  async unfinished(limit = 1000): Promise<Job[]> {
+    return (await this.db.all<Row>(`SELECT * FROM jobs WHERE status IN ('QUEUED', 'PROCESSING') ORDER BY created_at, rowid LIMIT ?`, [limit])).map(fromRow)
   }
 
   /** Renews the lease; false means it was lost (expired and taken, or the job was cancelled/finished). */
-  heartbeat(id: string, owner: string, leaseMs: number): boolean {
-    return this.stmts.heartbeat.run({ id, owner, until: Date.now() + leaseMs }).changes > 0
+  async heartbeat(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return (await this.db.run(`UPDATE jobs SET lease_until = @until WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`, { id, owner, until: Date.now() + leaseMs })) > 0
   }
 
-  progress(id: string, owner: string, stage: JobStage, progress: number): void {
-    this.stmts.progress.run({ id, owner, stage, progress: Math.round(progress * 1000) / 1000, now: nowIso() })
+  async progress(id: string, owner: string, stage: JobStage, progress: number): Promise<void> {
+    await this.db.run(`UPDATE jobs SET stage = @stage, progress = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`, {
+      id,
+      owner,
+      stage,
+      progress: Math.round(progress * 1000) / 1000,
+      now: nowIso(),
+    })
   }
 
-  complete(id: string, owner: string, result: { url: string; poster?: string; thumbnail?: string; duration: number; credits: number; warnings: Warning[] }): boolean {
-    return this.stmts.complete.run({ id, owner, url: result.url, poster: result.poster ?? null, thumbnail: result.thumbnail ?? null, duration: result.duration, credits: result.credits, warnings: JSON.stringify(result.warnings), now: nowIso() }).changes > 0
+  async complete(id: string, owner: string, result: { url: string; poster?: string; thumbnail?: string; duration: number; credits: number; warnings: Warning[] }): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE jobs SET status = 'COMPLETE', stage = NULL, progress = 1, url = @url, poster = @poster, thumbnail = @thumbnail,
+          duration = @duration, credits_used = @credits, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
+        WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`,
+      { id, owner, url: result.url, poster: result.poster ?? null, thumbnail: result.thumbnail ?? null, duration: result.duration, credits: result.credits, warnings: JSON.stringify(result.warnings), now: nowIso() },
+    )
+    return changed > 0
   }
 
   /** Fails a job held by `owner` (or any queued/processing job when `owner` is null). */
-  fail(id: string, owner: string | null, error: string, warnings: Warning[] = []): boolean {
-    return this.stmts.fail.run({ id, owner, error, warnings: JSON.stringify(warnings), now: nowIso() }).changes > 0
+  async fail(id: string, owner: string | null, error: string, warnings: Warning[] = []): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE jobs SET status = 'FAILED', stage = NULL, error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
+        WHERE id = @id AND (lease_owner = @owner OR CAST(@owner AS TEXT) IS NULL) AND status IN ('QUEUED', 'PROCESSING')`,
+      { id, owner, error, warnings: JSON.stringify(warnings), now: nowIso() },
+    )
+    return changed > 0
   }
 
   /** Puts back jobs whose lease expired (their worker died); returns them with their attempt counts. */
-  requeueExpired(): { id: string; attempts: number }[] {
-    return this.stmts.requeue.all({ now: nowIso(), now_ms: Date.now() }) as { id: string; attempts: number }[]
+  requeueExpired(): Promise<{ id: string; attempts: number }[]> {
+    return this.db.all(
+      `UPDATE jobs SET status = 'QUEUED', stage = NULL, progress = 0, lease_owner = NULL, lease_until = NULL, updated_at = @now
+        WHERE status = 'PROCESSING' AND lease_until < @now_ms RETURNING id, attempts`,
+      { now: nowIso(), now_ms: Date.now() },
+    )
   }
 
   /** Marks a job for cancellation; true when it was still queued or running. */
-  requestCancel(id: string, accountId: string): boolean {
-    return this.stmts.cancel.run({ id, account: accountId, now: nowIso() }).changes > 0
+  async requestCancel(id: string, accountId: string): Promise<boolean> {
+    const changed = await this.db.run(`UPDATE jobs SET cancel_requested = 1, updated_at = @now WHERE id = @id AND account_id = @account AND status IN ('QUEUED', 'PROCESSING')`, { id, account: accountId, now: nowIso() })
+    return changed > 0
   }
 
-  cancelRequested(id: string): boolean {
-    return (this.stmts.isCancelled.get(id) as { cancel_requested: number } | undefined)?.cancel_requested === 1
+  async cancelRequested(id: string): Promise<boolean> {
+    return (await this.db.get<{ cancel_requested: number }>('SELECT cancel_requested FROM jobs WHERE id = ?', [id]))?.cancel_requested === 1
   }
 
   /** An account's jobs, newest first; `before` (a `created_at`) pages back. */
-  list(accountId: string, opts: { limit: number; status?: JobStatus; before?: string }): Job[] {
+  async list(accountId: string, opts: { limit: number; status?: JobStatus; before?: string }): Promise<Job[]> {
     const where = ['account_id = @account']
     if (opts.status) where.push('status = @status')
     if (opts.before) where.push('created_at < @before')
-    const rows = this.db
-      .prepare(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`)
-      .all({ account: accountId, status: opts.status ?? null, before: opts.before ?? null, limit: opts.limit }) as Row[]
+    const rows = await this.db.all<Row>(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`, {
+      account: accountId,
+      status: opts.status ?? null,
+      before: opts.before ?? null,
+      limit: opts.limit,
+    })
     return rows.map(fromRow)
   }
 
-  queued(): number {
-    return (this.stmts.countQueued.get() as { n: number }).n
+  async queued(): Promise<number> {
+    return (await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs WHERE status = 'QUEUED'`))!.n
   }
 }

@@ -42,32 +42,39 @@ export class KeyStore {
    * Creates a key (and a new account unless `accountId` is given); returns the clear key once, and for a new
    * account its callback signing secret, also shown only this once.
    */
-  create(opts: { sandbox?: boolean; admin?: boolean; accountId?: string } = {}): { key: string; record: KeyRecord; signingSecret?: string } {
+  async create(opts: { sandbox?: boolean; admin?: boolean; accountId?: string } = {}): Promise<{ key: string; record: KeyRecord; signingSecret?: string }> {
     const sandbox = !!opts.sandbox
     const key = `rf_${sandbox ? 'test' : 'live'}_${randomToken(40)}`
     const id = randomUUID()
     const createdAt = nowIso()
     const accountId = opts.accountId ?? randomUUID()
     const signingSecret = opts.accountId ? undefined : `whsec_${randomBytes(24).toString('base64url')}`
-    this.db.transaction(() => {
-      if (!opts.accountId) this.db.prepare('INSERT INTO accounts (id, created_at, signing_secret) VALUES (?, ?, ?)').run(accountId, createdAt, signingSecret)
-      else if (!this.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId)) throw new Error(`no account ${accountId}`)
-      this.db
-        .prepare('INSERT INTO api_keys (id, account_id, hash, prefix, sandbox, admin, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(id, accountId, sha256(key).toString('hex'), key.slice(0, 12), sandbox ? 1 : 0, opts.admin ? 1 : 0, createdAt)
-    })()
+    await this.db.transaction(async () => {
+      if (!opts.accountId) await this.db.run('INSERT INTO accounts (id, created_at, signing_secret) VALUES (?, ?, ?)', [accountId, createdAt, signingSecret])
+      else if (!(await this.db.get('SELECT 1 FROM accounts WHERE id = ?', [accountId]))) throw new Error(`no account ${accountId}`)
+      await this.db.run('INSERT INTO api_keys (id, account_id, hash, prefix, sandbox, admin, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        id,
+        accountId,
+        sha256(key).toString('hex'),
+        key.slice(0, 12),
+        sandbox,
+        !!opts.admin,
+        createdAt,
+      ])
+    })
     return { key, signingSecret, record: { accountId, keyId: id, sandbox, admin: !!opts.admin, prefix: key.slice(0, 12), createdAt, revokedAt: null } }
   }
 
   /** The principal for a presented key, or null. */
-  verify(presented: string): Principal | null {
+  async verify(presented: string): Promise<Principal | null> {
     const digest = sha256(presented)
     const hex = digest.toString('hex')
     const cached = this.cache.get(hex)
     if (cached && cached.until > Date.now()) return cached.principal
-    const row = this.db.prepare('SELECT id, account_id, hash, sandbox, admin, revoked_at FROM api_keys WHERE hash = ?').get(hex) as
-      | { id: string; account_id: string; hash: string; sandbox: number; admin: number; revoked_at: string | null }
-      | undefined
+    const row = await this.db.get<{ id: string; account_id: string; hash: string; sandbox: number; admin: number; revoked_at: string | null }>(
+      'SELECT id, account_id, hash, sandbox, admin, revoked_at FROM api_keys WHERE hash = ?',
+      [hex],
+    )
     const ok = !!row && timingSafeEqual(Buffer.from(row.hash, 'hex'), digest) && !row.revoked_at
     const principal = ok ? { accountId: row!.account_id, keyId: row!.id, sandbox: row!.sandbox === 1, admin: row!.admin === 1 } : null
     if (this.cache.size > 10_000) this.cache.clear()
@@ -75,15 +82,13 @@ export class KeyStore {
     return principal
   }
 
-  list(accountId?: string): KeyRecord[] {
-    const rows = (accountId
-      ? this.db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId)
-      : this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all()) as Array<Record<string, unknown>>
+  async list(accountId?: string): Promise<KeyRecord[]> {
+    const rows = await (accountId ? this.db.all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at', [accountId]) : this.db.all('SELECT * FROM api_keys ORDER BY created_at'))
     return rows.map((r) => ({ accountId: r.account_id as string, keyId: r.id as string, sandbox: r.sandbox === 1, admin: r.admin === 1, prefix: r.prefix as string, createdAt: r.created_at as string, revokedAt: (r.revoked_at as string) ?? null }))
   }
 
-  revoke(keyId: string): boolean {
-    const changed = this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), keyId).changes > 0
+  async revoke(keyId: string): Promise<boolean> {
+    const changed = (await this.db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [nowIso(), keyId])) > 0
     this.cache.clear()
     return changed
   }

@@ -31,13 +31,14 @@ export class WebhookOutbox {
   ) {}
 
   /** Stores a delivery due now and wakes the sender. */
-  enqueue(d: { accountId: string; event: string; target: 'callback' | 'global'; url: string; body: string; secret: string }): string {
+  async enqueue(d: { accountId: string; event: string; target: 'callback' | 'global'; url: string; body: string; secret: string }): Promise<string> {
     const id = `msg_${randomBytes(12).toString('base64url')}`
     const now = nowIso()
-    this.db
-      .prepare(`INSERT INTO webhook_deliveries (id, account_id, event, target, url, body, secret, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
-      .run(id, d.accountId, d.event, d.target, d.url, d.body, d.secret, this.clock.now(), now, now)
-    this.wake()
+    await this.db.run(
+      `INSERT INTO webhook_deliveries (id, account_id, event, target, url, body, secret, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      [id, d.accountId, d.event, d.target, d.url, d.body, d.secret, this.clock.now(), now, now],
+    )
+    this.db.afterCommit(() => this.wake())
     return id
   }
 
@@ -48,10 +49,11 @@ export class WebhookOutbox {
       let n = 0
       for (;;) {
         const now = this.clock.now()
-        const due = this.db
-          // Claimed with an in-flight mark and a minute's lease, so no other loop sends it meanwhile.
-          .prepare(`UPDATE webhook_deliveries SET next_attempt_at = ?, in_flight = 1 WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at, rowid LIMIT 20) RETURNING *`)
-          .all(now + 60_000, now) as Record<string, unknown>[]
+        // Claimed with an in-flight mark and a minute's lease, so no other loop sends it meanwhile.
+        const due = await this.db.all(
+          `UPDATE webhook_deliveries SET next_attempt_at = ?, in_flight = 1 WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at, rowid LIMIT 20 ${this.db.skipLocked}) RETURNING *`,
+          [now + 60_000, now],
+        )
         if (!due.length) return n
         due.sort((a, b) => (a.created_at as string).localeCompare(b.created_at as string))
         for (const row of due) await this.attempt(row)
@@ -75,26 +77,37 @@ export class WebhookOutbox {
       'x-reelforge-event': row.event as string,
     })
     const now = this.clock.now()
-    this.db.transaction(() => {
-      this.db.prepare('INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)').run(id, attempt, new Date(now).toISOString(), result.status, result.error ?? null, result.durationMs)
+    await this.db.transaction(async () => {
+      await this.db.run(
+        `INSERT INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)
+          ON CONFLICT (delivery_id, attempt) DO UPDATE SET at = excluded.at, status = excluded.status, error = excluded.error, duration_ms = excluded.duration_ms`,
+        [id, attempt, new Date(now).toISOString(), result.status, result.error ?? null, Math.round(result.durationMs)],
+      )
       if (result.ok) {
-        this.db.prepare(`UPDATE webhook_deliveries SET status = 'delivered', in_flight = 0, attempts = ?, last_status = ?, last_error = NULL, next_attempt_at = NULL, updated_at = ?, delivered_at = ? WHERE id = ?`).run(attempt, result.status, nowIso(), nowIso(), id)
+        await this.db.run(`UPDATE webhook_deliveries SET status = 'delivered', in_flight = 0, attempts = ?, last_status = ?, last_error = NULL, next_attempt_at = NULL, updated_at = ?, delivered_at = ? WHERE id = ?`, [attempt, result.status, nowIso(), nowIso(), id])
         return
       }
       const retry = row.retry as number
       const exhausted = retry >= RETRY_SCHEDULE_MS.length
-      this.db
-        .prepare(`UPDATE webhook_deliveries SET status = ?, in_flight = 0, attempts = ?, retry = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`)
-        .run(exhausted ? 'failed' : 'pending', attempt, exhausted ? retry : retry + 1, result.status, result.error ?? null, exhausted ? null : now + RETRY_SCHEDULE_MS[retry]!, nowIso(), id)
-    })()
+      await this.db.run(`UPDATE webhook_deliveries SET status = ?, in_flight = 0, attempts = ?, retry = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`, [
+        exhausted ? 'failed' : 'pending',
+        attempt,
+        exhausted ? retry : retry + 1,
+        result.status,
+        result.error ?? null,
+        exhausted ? null : now + RETRY_SCHEDULE_MS[retry]!,
+        nowIso(),
+        id,
+      ])
+    })
   }
 
   /** Starts sending in the background (real timers; the clock decides what is due). */
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return
     this.running = true
     // Deliveries in flight when the process died are due again now (the receiver may see them twice).
-    this.db.prepare(`UPDATE webhook_deliveries SET next_attempt_at = ?, in_flight = 0 WHERE status = 'pending' AND in_flight = 1`).run(this.clock.now())
+    await this.db.run(`UPDATE webhook_deliveries SET next_attempt_at = ?, in_flight = 0 WHERE status = 'pending' AND in_flight = 1`, [this.clock.now()])
     this.schedule(0)
   }
 
@@ -113,37 +126,41 @@ export class WebhookOutbox {
     this.timer = setTimeout(async () => {
       await this.tick().catch((e) => console.error('[webhooks] delivery loop failed:', e))
       if (!this.running) return
-      const next = this.db.prepare(`SELECT MIN(next_attempt_at) AS t FROM webhook_deliveries WHERE status = 'pending'`).get() as { t: number | null }
-      this.schedule(next.t === null ? 1000 : Math.min(1000, Math.max(0, next.t - this.clock.now())))
+      const next = await this.db.get<{ t: number | null }>(`SELECT MIN(next_attempt_at) AS t FROM webhook_deliveries WHERE status = 'pending'`).catch(() => ({ t: null }))
+      if (!this.running) return
+      this.schedule(next?.t == null ? 1000 : Math.min(1000, Math.max(0, next.t - this.clock.now())))
     }, ms)
     this.timer.unref()
   }
 
-  list(accountId: string, opts: { status?: DeliveryStatus; event?: string; limit?: number } = {}): Delivery[] {
+  async list(accountId: string, opts: { status?: DeliveryStatus; event?: string; limit?: number } = {}): Promise<Delivery[]> {
     const where = ['account_id = @account']
     if (opts.status) where.push('status = @status')
     if (opts.event) where.push('event = @event')
-    const rows = this.db
-      .prepare(`SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`)
-      .all({ account: accountId, status: opts.status ?? null, event: opts.event ?? null, limit: opts.limit ?? 50 }) as Record<string, unknown>[]
-    return rows.map((r) => this.toDelivery(r))
+    const rows = await this.db.all(`SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`, {
+      account: accountId,
+      status: opts.status ?? null,
+      event: opts.event ?? null,
+      limit: opts.limit ?? 50,
+    })
+    return Promise.all(rows.map((r) => this.toDelivery(r)))
   }
 
-  get(accountId: string, id: string): Delivery | undefined {
-    const row = this.db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? AND id = ?').get(accountId, id) as Record<string, unknown> | undefined
+  async get(accountId: string, id: string): Promise<Delivery | undefined> {
+    const row = await this.db.get('SELECT * FROM webhook_deliveries WHERE account_id = ? AND id = ?', [accountId, id])
     return row && this.toDelivery(row)
   }
 
   /** Sends a delivery again now, with a fresh retry schedule. */
-  replay(accountId: string, id: string): Delivery | undefined {
-    const changed = this.db.prepare(`UPDATE webhook_deliveries SET status = 'pending', in_flight = 0, retry = 0, next_attempt_at = ?, updated_at = ? WHERE account_id = ? AND id = ?`).run(this.clock.now(), nowIso(), accountId, id).changes
+  async replay(accountId: string, id: string): Promise<Delivery | undefined> {
+    const changed = await this.db.run(`UPDATE webhook_deliveries SET status = 'pending', in_flight = 0, retry = 0, next_attempt_at = ?, updated_at = ? WHERE account_id = ? AND id = ?`, [this.clock.now(), nowIso(), accountId, id])
     if (!changed) return undefined
     this.wake()
     return this.get(accountId, id)
   }
 
-  private toDelivery(r: Record<string, unknown>): Delivery {
-    const attempts = this.db.prepare('SELECT attempt, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt').all(r.id) as Delivery['attempt_log']
+  private async toDelivery(r: Record<string, unknown>): Promise<Delivery> {
+    const attempts = await this.db.all<Delivery['attempt_log'][number]>('SELECT attempt, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt', [r.id])
     return {
       id: r.id as string,
       event: r.event as string,

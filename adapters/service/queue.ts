@@ -4,6 +4,7 @@ import type { ServiceConfig } from './config.js'
 import { JobEvents } from './events.js'
 import { JobStore } from './jobs.js'
 import type { Billing } from './billing.js'
+import { failJob } from './settle.js'
 import { TOKENS } from './tokens.js'
 import { RenderWorker } from './worker.js'
 
@@ -58,8 +59,8 @@ export class InProcessQueue implements JobQueue {
   start(): void {
     if (!this.stopped) return
     this.stopped = false
-    this.sweep()
-    this.sweeper = setInterval(() => this.sweep(), Math.max(100, this.config.leaseMs / 2))
+    void this.sweep()
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(100, this.config.leaseMs / 2))
     this.loops = Array.from({ length: this.config.concurrency }, () => this.loop())
   }
 
@@ -70,6 +71,7 @@ export class InProcessQueue implements JobQueue {
     this.notify()
     const timer = setTimeout(() => this.abortAll(), graceMs)
     await Promise.all(this.loops)
+    await this.sweeping
     clearTimeout(timer)
   }
 
@@ -79,26 +81,35 @@ export class InProcessQueue implements JobQueue {
 
   private runningIds = new Set<string>()
 
-  private sweep() {
-    for (const { id, attempts } of this.jobs.requeueExpired()) {
-      if (attempts >= this.config.maxAttempts) {
-        // The failure and the release of the job's credit hold commit together (a crash here loses neither).
-        const failed = this.jobs.transaction(() => {
-          const ok = this.jobs.fail(id, null, `interrupted ${attempts} times (the renderer crashed or was killed); giving up`)
-          if (ok) this.billing.release(id)
-          return ok
-        })
-        if (failed) this.events.emit('render.failed', this.jobs.get(id)!)
-      } else {
-        console.warn(`[queue] job ${id} lost its worker; re-queued (attempt ${attempts + 1})`)
-        this.notify()
+  private sweeping: Promise<void> | undefined
+
+  /** One sweep at a time (the interval may fire while a slow database still answers the last one). */
+  private sweep(): Promise<void> {
+    this.sweeping ??= (async () => {
+      try {
+        for (const { id, attempts } of await this.jobs.requeueExpired()) {
+          if (attempts >= this.config.maxAttempts) {
+            await failJob({ config: this.config, jobs: this.jobs, billing: this.billing, events: this.events }, id, null, `interrupted ${attempts} times (the renderer crashed or was killed); giving up`)
+          } else {
+            console.warn(`[queue] job ${id} lost its worker; re-queued (attempt ${attempts + 1})`)
+            this.notify()
+          }
+        }
+      } catch (e) {
+        console.error('[queue] sweep failed:', (e as Error).message)
+      } finally {
+        this.sweeping = undefined
       }
-    }
+    })()
+    return this.sweeping
   }
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      const job = this.jobs.claim(this.owner, this.config.leaseMs)
+      const job = await this.jobs.claim(this.owner, this.config.leaseMs).catch((e) => {
+        console.error('[queue] claim failed:', (e as Error).message)
+        return undefined
+      })
       if (!job) {
         // Sleep until notified, with a periodic wake-up for jobs queued by other processes.
         await new Promise<void>((resolve) => {

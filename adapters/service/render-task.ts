@@ -16,6 +16,8 @@ export interface RenderTask {
   sandbox: boolean
   accountId: string
   keyId: string
+  /** Split into this many time segments rendered by several workers (BullMQ back end; mp4 only). */
+  segments?: number
 }
 
 /** A finished render: storage keys of its files and what settling the job needs. */

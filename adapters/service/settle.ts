@@ -20,14 +20,14 @@ class LeaseLost extends Error {}
  * before leaves neither (the job renders again and is charged then), a crash after leaves both — never a
  * double charge. False when the job was cancelled meanwhile or `owner` no longer holds it.
  */
-export function completeJob(d: SettleDeps, id: string, owner: string, outcome: RenderOutcome): boolean {
+export async function completeJob(d: SettleDeps, id: string, owner: string, outcome: RenderOutcome): Promise<boolean> {
   let completed = false
   try {
-    completed = d.jobs.transaction(() => {
-      if (d.jobs.cancelRequested(id)) return false
-      const credits = d.billing.settle(id, { seconds: outcome.duration, width: outcome.width, height: outcome.height })
+    completed = await d.jobs.transaction(async () => {
+      if (await d.jobs.cancelRequested(id)) return false
+      const credits = await d.billing.settle(id, { seconds: outcome.duration, width: outcome.width, height: outcome.height })
       const url = fileUrl(d.config, outcome.keys.url)
-      const done = d.jobs.complete(id, owner, {
+      const done = await d.jobs.complete(id, owner, {
         url,
         poster: outcome.keys.poster && fileUrl(d.config, outcome.keys.poster),
         thumbnail: outcome.keys.thumbnail && fileUrl(d.config, outcome.keys.thumbnail),
@@ -42,7 +42,7 @@ export function completeJob(d: SettleDeps, id: string, owner: string, outcome: R
     if (e instanceof LeaseLost) return false // another worker owns the job now; its result stands
     throw e
   }
-  if (completed) d.events.emit('render.complete', d.jobs.get(id)!)
+  if (completed) await d.events.emit('render.complete', (await d.jobs.get(id))!)
   return completed
 }
 
@@ -50,11 +50,15 @@ export function completeJob(d: SettleDeps, id: string, owner: string, outcome: R
  * Fails a job (releasing its credit hold) and says so by webhook; a no-op when it already ended. `error` is
  * what was thrown, or the message a remote worker reported.
  */
-export function failJob(d: SettleDeps, id: string, owner: string | null, error: unknown, cancelled = false): boolean {
+export async function failJob(d: SettleDeps, id: string, owner: string | null, error: unknown, cancelled = false): Promise<boolean> {
   const message = cancelled ? 'cancelled' : error instanceof Error ? error.message : String(error)
   if (error instanceof Error && !(error instanceof RenderError) && !cancelled) console.error(`[worker] job ${id} failed unexpectedly:`, error)
-  d.billing.release(id)
-  const failed = d.jobs.fail(id, owner, message)
-  if (failed) d.events.emit('render.failed', d.jobs.get(id)!)
+  // The failure and the release of the hold commit together (a crash between them loses neither).
+  const failed = await d.jobs.transaction(async () => {
+    const ok = await d.jobs.fail(id, owner, message)
+    if (ok) await d.billing.release(id)
+    return ok
+  })
+  if (failed) await d.events.emit('render.failed', (await d.jobs.get(id))!)
   return failed
 }

@@ -17,7 +17,8 @@ export { EVENT_NAMES, type EventName }
 export const WebhookConfigSchema = v.strictObject({
   url: v.pipe(v.string(), v.url('must be an absolute URL'), v.check((u) => /^https?:\/\//i.test(u), 'must be an http or https URL')),
   events: v.pipe(v.array(v.picklist(EVENT_NAMES, (i) => `must be one of ${EVENT_NAMES.join(', ')}; got ${JSON.stringify(i.input)}`)), v.minLength(1, 'must name at least one event')),
-  secret: v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters')),
+  // NUL cannot be stored by PostgreSQL, and a secret that changed on the way in would sign wrongly.
+  secret: v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters'), v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters')),
 })
 export type WebhookConfig = v.InferOutput<typeof WebhookConfigSchema>
 
@@ -38,13 +39,13 @@ export class Webhooks {
 
   /** Subscribes to job and wallet events. */
   connect(events: JobEvents, wallet?: Wallet): void {
-    const balance = (job: Job) => (wallet ? wallet.state(job.accountId).balance : 0)
+    const balance = async (job: Job) => (wallet ? (await wallet.state(job.accountId)).balance : 0)
     events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, job.callback))
     events.on('render.processing', (job) => this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, job.callback))
-    events.on('render.complete', (job) =>
-      this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: balance(job) }, job.callback),
+    events.on('render.complete', async (job) =>
+      this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback),
     )
-    events.on('render.failed', (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: balance(job) }, job.callback))
+    events.on('render.failed', async (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback))
     wallet?.listen({
       deposit: (accountId, amount, bal) => this.emit(accountId, 'wallet.deposit', { amount, balance: bal }),
       lowBalance: (accountId, bal, threshold) => this.emit(accountId, 'wallet.low_balance', { balance: bal, threshold }),
@@ -52,47 +53,50 @@ export class Webhooks {
   }
 
   /** Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed). */
-  emit(accountId: string, event: EventName, data: Record<string, unknown>, callback?: string | null): string[] {
+  async emit(accountId: string, event: EventName, data: Record<string, unknown>, callback?: string | null): Promise<string[]> {
     const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data })
     const ids: string[] = []
-    if (callback) ids.push(this.outbox.enqueue({ accountId, event, target: 'callback', url: callback, body, secret: this.signingSecret(accountId) }))
-    const hook = this.config(accountId)
-    if (hook && hook.events.includes(event)) ids.push(this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret }))
+    if (callback) ids.push(await this.outbox.enqueue({ accountId, event, target: 'callback', url: callback, body, secret: await this.signingSecret(accountId) }))
+    const hook = await this.config(accountId)
+    if (hook && hook.events.includes(event)) ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret }))
     return ids
   }
 
-  config(accountId: string): WebhookConfig | undefined {
-    const row = this.db.prepare('SELECT url, events, secret FROM webhooks WHERE account_id = ?').get(accountId) as { url: string; events: string; secret: string } | undefined
+  async config(accountId: string): Promise<WebhookConfig | undefined> {
+    const row = await this.db.get<{ url: string; events: string; secret: string }>('SELECT url, events, secret FROM webhooks WHERE account_id = ?', [accountId])
     return row && { url: row.url, events: JSON.parse(row.events), secret: row.secret }
   }
 
   /** The global webhook as shown to its owner: the secret masked. */
-  shown(accountId: string) {
-    const c = this.config(accountId)
+  async shown(accountId: string) {
+    const c = await this.config(accountId)
     return c ? { url: c.url, events: c.events, secret: mask(c.secret) } : null
   }
 
-  set(accountId: string, config: WebhookConfig): void {
-    this.db.prepare('INSERT INTO webhooks (account_id, url, events, secret, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(account_id) DO UPDATE SET url = excluded.url, events = excluded.events, secret = excluded.secret, updated_at = excluded.updated_at').run(accountId, config.url, JSON.stringify(config.events), config.secret, nowIso())
+  async set(accountId: string, config: WebhookConfig): Promise<void> {
+    await this.db.run(
+      'INSERT INTO webhooks (account_id, url, events, secret, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, events = excluded.events, secret = excluded.secret, updated_at = excluded.updated_at',
+      [accountId, config.url, JSON.stringify(config.events), config.secret, nowIso()],
+    )
   }
 
-  remove(accountId: string): boolean {
-    return this.db.prepare('DELETE FROM webhooks WHERE account_id = ?').run(accountId).changes > 0
+  async remove(accountId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM webhooks WHERE account_id = ?', [accountId])) > 0
   }
 
   /**
    * The secret `callback` deliveries are signed with: one per account, created on first use. It is shown
    * once — by `reelforge keys create` for a new account, or by rotating it (`POST /v1/webhooks/secret`).
    */
-  signingSecret(accountId: string): string {
-    const row = this.db.prepare('SELECT signing_secret FROM accounts WHERE id = ?').get(accountId) as { signing_secret: string | null } | undefined
+  async signingSecret(accountId: string): Promise<string> {
+    const row = await this.db.get<{ signing_secret: string | null }>('SELECT signing_secret FROM accounts WHERE id = ?', [accountId])
     if (row?.signing_secret) return row.signing_secret
     return this.rotateSigningSecret(accountId)
   }
 
-  rotateSigningSecret(accountId: string): string {
+  async rotateSigningSecret(accountId: string): Promise<string> {
     const secret = `whsec_${randomBytes(24).toString('base64url')}`
-    this.db.prepare('UPDATE accounts SET signing_secret = ? WHERE id = ?').run(secret, accountId)
+    await this.db.run('UPDATE accounts SET signing_secret = ? WHERE id = ?', [secret, accountId])
     return secret
   }
 }

@@ -43,22 +43,31 @@ export class RenderWorker {
   async run(job: Job, owner: string): Promise<void> {
     const controller = new AbortController()
     this.running.set(job.id, controller)
-    const heartbeat = setInterval(() => {
-      // A lost lease (or a cancel from another process) stops this render: someone else owns the job now.
-      if (!this.jobs.heartbeat(job.id, owner, this.config.leaseMs) || this.jobs.cancelRequested(job.id)) controller.abort(new RenderError('E_CANCELLED', 'cancelled'))
+    let beating = false
+    const heartbeat = setInterval(async () => {
+      if (beating) return // the database is slow: one renewal at a time
+      beating = true
+      try {
+        // A lost lease (or a cancel from another process) stops this render: someone else owns the job now.
+        if (!(await this.jobs.heartbeat(job.id, owner, this.config.leaseMs)) || (await this.jobs.cancelRequested(job.id))) controller.abort(new RenderError('E_CANCELLED', 'cancelled'))
+      } catch (e) {
+        console.error(`[worker] heartbeat of ${job.id} failed:`, (e as Error).message) // the lease may lapse; the sweep decides
+      } finally {
+        beating = false
+      }
     }, Math.max(200, this.config.leaseMs / 3))
-    this.events.emit('render.processing', this.jobs.get(job.id)!)
+    await this.events.emit('render.processing', (await this.jobs.get(job.id)) ?? job)
     const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events }
     try {
       const outcome = await renderToStorage({ renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config) }, job, {
         signal: controller.signal,
-        onProgress: (stage, p) => this.jobs.progress(job.id, owner, stage, p),
+        onProgress: (stage, p) => void this.jobs.progress(job.id, owner, stage, p).catch(() => {}),
       })
       this.count(outcome)
-      completeJob(settle, job.id, owner, outcome)
+      await completeJob(settle, job.id, owner, outcome)
     } catch (e) {
       const cancelled = controller.signal.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')
-      failJob(settle, job.id, owner, e, cancelled)
+      await failJob(settle, job.id, owner, e, cancelled).catch((err) => console.error(`[worker] could not record the failure of ${job.id}:`, err))
     } finally {
       clearInterval(heartbeat)
       this.running.delete(job.id)

@@ -57,7 +57,7 @@ for (const [name, make] of backends) {
 const service = suite('the service on S3 storage')
 service('renders land in the bucket, /v1/files proxies them with ranges, and a stored image renders as an asset', async () => {
   const s3 = await startS3()
-  const svc = testService({ start: true, config: { s3: s3.config, isolateRenders: true } })
+  const svc = await testService({ start: true, config: { s3: s3.config, isolateRenders: true } })
   try {
     const { jobId } = (await svc.call('POST', '/v1/render', { key: svc.sandbox, body: { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 's3' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 25, poster: { capture: 0.5 } } } })).body
     const job = await svc.waitFor(jobId, ['COMPLETE', 'FAILED'], svc.sandbox, 90_000)

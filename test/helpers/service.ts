@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { createService, type Service, type ServiceOverrides } from '../../adapters/http/container.js'
 import { defaultConfig, type ServiceConfig } from '../../adapters/service/config.js'
 import { tempDir } from './media.js'
+import { freshPostgres, TEST_STORE } from './postgres.js'
 
 export interface TestService extends Service {
   /** A live key and a sandbox key, on two different accounts. */
@@ -19,16 +20,20 @@ export interface TestService extends Service {
 /** Receivers and fake vendors listen on loopback, which the SSRF guard refuses unless allowed. */
 export const LOOPBACK = { allow: ['127.0.0.0/8', '::1'] }
 
-/** A service on a temp data dir, with its queue not started unless `start` is set. */
-export function testService(opts: { start?: boolean; config?: Partial<ServiceConfig>; credits?: number; overrides?: ServiceOverrides } = {}): TestService {
+/**
+ * A service on a temp data dir, with its queue not started unless `start` is set. Its store is SQLite, or
+ * an empty PostgreSQL schema when the suite runs with `REELFORGE_TEST_STORE=postgres` (or `store` says so).
+ */
+export async function testService(opts: { start?: boolean; config?: Partial<ServiceConfig>; credits?: number; overrides?: ServiceOverrides; store?: 'sqlite' | 'postgres' } = {}): Promise<TestService> {
   const dir = tempDir('reelforge-svc-')
-  const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), network: LOOPBACK, ...opts.config })
-  const service = createService(config, opts.overrides)
-  const liveKey = service.keys.create()
+  const databaseUrl = (opts.store ?? TEST_STORE) === 'postgres' ? await freshPostgres() : undefined
+  const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), network: LOOPBACK, databaseUrl, ...opts.config })
+  const service = await createService(config, opts.overrides)
+  const liveKey = await service.keys.create()
   const live = liveKey.key
-  const sandbox = service.keys.create({ sandbox: true }).key
-  if (opts.credits !== 0) service.wallet.deposit(liveKey.record.accountId, opts.credits ?? 1_000_000, 'test funds')
-  if (opts.start) service.start()
+  const sandbox = (await service.keys.create({ sandbox: true })).key
+  if (opts.credits !== 0) await service.wallet.deposit(liveKey.record.accountId, opts.credits ?? 1_000_000, 'test funds')
+  if (opts.start) await service.start()
   const call: TestService['call'] = async (method, path, o = {}) => {
     const key = o.key === undefined ? live : o.key
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...o.headers }

@@ -30,7 +30,7 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
       body: ImageRequestSchema,
       responses: { 200: { description: 'the image', schema: ImageSchema }, 400: err, 401: err, 402: err, 422: { description: 'refused by the provider\'s content moderation', schema: ErrorBodySchema }, 429: err, 502: err, 504: err },
       handler: async (event) => {
-        const p = authenticate(event, d.keys)
+        const p = await authenticate(event, d.keys)
         return d.images.generate(p, d.images.parse(await readJson(event, d.bodyLimit)))
       },
     },
@@ -42,11 +42,11 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
       body: BatchRequestSchema,
       responses: { 202: { description: 'accepted', schema: v.object({ batchId: v.string() }) }, 400: err, 401: err, 402: err },
       handler: async (event) => {
-        const p = authenticate(event, d.keys)
+        const p = await authenticate(event, d.keys)
         const { requests } = parseBody(BatchRequestSchema, await readJson(event, d.bodyLimit))
         const parsed = requests.map((r, i) => d.images.parse(r, `requests[${i}]`))
         event.res.status = 202
-        return { batchId: d.images.submitBatch(p, parsed) }
+        return { batchId: await d.images.submitBatch(p, parsed) }
       },
     },
     {
@@ -54,8 +54,8 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
       path: '/v1/ai/image/batch/:id',
       summary: 'A batch: each item\'s image or error',
       responses: { 200: { description: 'the batch', schema: BatchSchema }, 401: err, 404: err },
-      handler: (event) => {
-        const batch = d.images.batch(authenticate(event, d.keys).accountId, event.context.params?.id ?? '')
+      handler: async (event) => {
+        const batch = await d.images.batch((await authenticate(event, d.keys)).accountId, event.context.params?.id ?? '')
         if (!batch) throw new ServiceError('E_NOT_FOUND', `no batch ${event.context.params?.id}`)
         return batch
       },
@@ -66,15 +66,15 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
       summary: 'This account\'s images, newest first',
       query: { limit: '1–200 (default 50)' },
       responses: { 200: { description: 'images', schema: v.object({ images: v.array(ImageSchema) }) }, 400: err, 401: err },
-      handler: (event) => ({ images: d.images.list(authenticate(event, d.keys).accountId, queryParams(event).limit(50, 200)) }),
+      handler: async (event) => ({ images: await d.images.list((await authenticate(event, d.keys)).accountId, queryParams(event).limit(50, 200)) }),
     },
     {
       method: 'get',
       path: '/v1/ai/image/:id',
       summary: 'One generated image',
       responses: { 200: { description: 'the image', schema: ImageSchema }, 401: err, 404: err },
-      handler: (event) => {
-        const image = d.images.get(authenticate(event, d.keys).accountId, event.context.params?.id ?? '')
+      handler: async (event) => {
+        const image = await d.images.get((await authenticate(event, d.keys)).accountId, event.context.params?.id ?? '')
         if (!image) throw new ServiceError('E_NOT_FOUND', `no image ${event.context.params?.id}`)
         return image
       },

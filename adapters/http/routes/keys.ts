@@ -23,8 +23,8 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       path: '/v1/me',
       summary: 'The calling key: its account, sandbox and admin flags',
       responses: { 200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) }, 401: err },
-      handler: (event) => {
-        const p = authenticate(event, d.keys)
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
         return { account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin }
       },
     },
@@ -34,9 +34,9 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       admin: true,
       summary: 'Every API key (admin keys only); clear keys are never stored, only their prefixes',
       responses: { 200: { description: 'keys', schema: v.object({ keys: v.array(KeySchema) }) }, 401: err, 403: err },
-      handler: (event) => {
-        requireAdmin(authenticate(event, d.keys))
-        return { keys: d.keys.list().map(toKey) }
+      handler: async (event) => {
+        requireAdmin(await authenticate(event, d.keys))
+        return { keys: (await d.keys.list()).map(toKey) }
       },
     },
     {
@@ -48,10 +48,10 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       body: CreateKeySchema,
       responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 401: err, 403: err, 404: err },
       handler: async (event) => {
-        requireAdmin(authenticate(event, d.keys))
+        requireAdmin(await authenticate(event, d.keys))
         const body = parseBody(CreateKeySchema, await readJson(event, d.bodyLimit))
-        if (body.account_id && !d.keys.list(body.account_id).length) throw new ServiceError('E_NOT_FOUND', `no account ${body.account_id}`)
-        const { key, record, signingSecret } = d.keys.create({ sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
+        if (body.account_id && !(await d.keys.list(body.account_id)).length) throw new ServiceError('E_NOT_FOUND', `no account ${body.account_id}`)
+        const { key, record, signingSecret } = await d.keys.create({ sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
         event.res.status = 201
         return { ...toKey(record), key, ...(signingSecret ? { signing_secret: signingSecret } : {}) }
       },
@@ -62,15 +62,15 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       admin: true,
       summary: 'Revoke a key (admin keys only); it stops working at once',
       responses: { 200: { description: 'the revoked key', schema: KeySchema }, 401: err, 403: err, 404: err, 409: err },
-      handler: (event) => {
-        const p = authenticate(event, d.keys)
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
         requireAdmin(p)
         const id = event.context.params?.id ?? ''
-        const found = d.keys.list().find((k) => k.keyId === id)
+        const found = (await d.keys.list()).find((k) => k.keyId === id)
         if (!found) throw new ServiceError('E_NOT_FOUND', `no key ${id}`)
         if (found.keyId === p.keyId) throw new ServiceError('E_CONFLICT', 'a key cannot revoke itself (use another admin key)')
-        if (!d.keys.revoke(id)) throw new ServiceError('E_CONFLICT', `key ${id} is already revoked`)
-        return toKey(d.keys.list().find((k) => k.keyId === id)!)
+        if (!(await d.keys.revoke(id))) throw new ServiceError('E_CONFLICT', `key ${id} is already revoked`)
+        return toKey((await d.keys.list()).find((k) => k.keyId === id)!)
       },
     },
   ])

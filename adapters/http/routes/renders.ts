@@ -9,6 +9,7 @@ import { toStatus, type JobStore } from '../../service/jobs.js'
 import type { KeyStore } from '../../service/keys.js'
 import { checkLimits } from '../../service/limits.js'
 import type { JobQueue } from '../../service/queue.js'
+import { failJob } from '../../service/settle.js'
 import { StitchSchema, stitchToEdit } from '../../service/stitch.js'
 import type { RenderWorker } from '../../service/worker.js'
 import { authenticate } from '../auth.js'
@@ -40,7 +41,7 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, {
  */
 export function renderRoutes(d: RenderRouteDeps) {
   const submit = (kind: 'render' | 'stitch') => async (event: H3Event) => {
-    const principal = authenticate(event, d.keys)
+    const principal = await authenticate(event, d.keys)
     const body = await readJson(event, d.config.limits.bodyBytes)
     let request: unknown = body
     let editInput: unknown = body
@@ -53,21 +54,21 @@ export function renderRoutes(d: RenderRouteDeps) {
     const callback = (kind === 'stitch' ? (request as { callback?: string }).callback : edit.callback) ?? null
     await checkTargetUrl('callback', callback, d.config.network)
     // The job and its credit hold commit together: without the credits (402) nothing is queued.
-    const job = d.jobs.transaction(() => {
-      const created = d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
-      d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
+    const job = await d.jobs.transaction(async () => {
+      const created = await d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
+      await d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
       return created
     })
-    d.events.emit('render.queued', job)
+    await d.events.emit('render.queued', job)
     d.queue.notify(job.id)
     event.res.status = 201
     return { jobId: job.id, status: job.status, warnings }
   }
 
-  const find = (event: H3Event) => {
-    const principal = authenticate(event, d.keys)
+  const find = async (event: H3Event) => {
+    const principal = await authenticate(event, d.keys)
     const id = event.context.params?.id ?? ''
-    const job = UUID.test(id) ? d.jobs.getFor(id.toLowerCase(), principal.accountId) : undefined
+    const job = UUID.test(id) ? await d.jobs.getFor(id.toLowerCase(), principal.accountId) : undefined
     // Another account's job is reported exactly like a missing one.
     if (!job) throw new ServiceError('E_NOT_FOUND', `no render ${id}`)
     return { principal, job }
@@ -90,11 +91,11 @@ export function renderRoutes(d: RenderRouteDeps) {
       summary: 'This account\'s renders, newest first; page with `before` (a `created_at`)',
       query: { status: 'QUEUED | PROCESSING | COMPLETE | FAILED', limit: '1–200 (default 50)', before: 'renders created before this time' },
       responses: { 200: { description: 'renders', schema: v.object({ renders: v.array(RenderStatusSchema), next: v.nullable(v.string()) }) }, ...errors(400, 401) },
-      handler: (event) => {
-        const principal = authenticate(event, d.keys)
+      handler: async (event) => {
+        const principal = await authenticate(event, d.keys)
         const q = queryParams(event)
         const limit = q.limit(50, 200)
-        const jobs = d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const), before: q.string('before') })
+        const jobs = await d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const), before: q.string('before') })
         return { renders: jobs.map(toStatus), next: jobs.length === limit ? jobs.at(-1)!.createdAt : null }
       },
     },
@@ -105,8 +106,8 @@ export function renderRoutes(d: RenderRouteDeps) {
       summary: 'Status of a render',
       query: { data: '`true` adds `data`: the submitted edit (as Shotstack does)' },
       responses: { 200: { description: 'the job', schema: RenderStatusSchema }, ...errors(401, 404) },
-      handler: (event) => {
-        const { job } = find(event)
+      handler: async (event) => {
+        const { job } = await find(event)
         return queryParams(event).flag('data') ? { ...toStatus(job), data: job.request } : toStatus(job)
       },
     },
@@ -118,7 +119,7 @@ export function renderRoutes(d: RenderRouteDeps) {
       body: EditSchema,
       responses: { 200: { description: 'the verdict', schema: v.object({ valid: v.boolean(), issues: v.array(IssueSchema), warnings: v.array(IssueSchema) }) }, ...errors(401, 413, 415) },
       handler: async (event) => {
-        const principal = authenticate(event, d.keys)
+        const principal = await authenticate(event, d.keys)
         const body = await readJson(event, d.config.limits.bodyBytes)
         try {
           const { edit, warnings } = d.renderer.validate(body)
@@ -138,18 +139,15 @@ export function renderRoutes(d: RenderRouteDeps) {
       summary: 'Cancel a queued or running render',
       description: 'The job ends FAILED with error "cancelled"; a running render is stopped.',
       responses: { 200: { description: 'the cancelled job', schema: RenderStatusSchema }, ...errors(401, 404, 409) },
-      handler: (event) => {
-        const { principal, job } = find(event)
+      handler: async (event) => {
+        const { principal, job } = await find(event)
         if (job.status === 'COMPLETE' || job.status === 'FAILED') throw new ServiceError('E_CONFLICT', `render ${job.id} already ended (${job.status})`)
-        d.jobs.requestCancel(job.id, principal.accountId)
+        await d.jobs.requestCancel(job.id, principal.accountId)
         // Failed at once: claims skip it, and a worker rendering it (here, or elsewhere on its next
         // heartbeat) stops — its own completion or failure can no longer overwrite this.
-        if (d.jobs.fail(job.id, null, 'cancelled')) {
-          d.billing.release(job.id)
-          d.events.emit('render.failed', d.jobs.get(job.id)!)
-        }
+        await failJob(d, job.id, null, 'cancelled', true)
         d.queue.cancel(job.id)
-        return toStatus(d.jobs.get(job.id)!)
+        return toStatus((await d.jobs.get(job.id))!)
       },
     },
     {

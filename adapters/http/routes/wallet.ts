@@ -14,7 +14,7 @@ const EntrySchema = v.object({ id: v.number(), kind: v.picklist(['deposit', 'hol
 export const DepositSchema = v.strictObject({
   amount: v.pipe(num(), v.check((n: number) => n > 0 && n <= 1e9, 'must be greater than 0 and at most 1,000,000,000')),
   account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
-  note: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  note: v.optional(v.pipe(v.string(), v.maxLength(500), v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters'))),
 })
 const ThresholdSchema = v.strictObject({ low_balance_threshold: v.pipe(num(), v.check((n: number) => n >= 0, 'must be 0 or more')) })
 const err = { description: 'error', schema: ErrorBodySchema }
@@ -27,7 +27,7 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       path: '/v1/wallet',
       summary: 'Balance, held credits and the low-balance threshold',
       responses: { 200: { description: 'the wallet', schema: WalletSchema }, 401: err },
-      handler: (event) => d.wallet.state(authenticate(event, d.keys).accountId),
+      handler: async (event) => await d.wallet.state((await authenticate(event, d.keys)).accountId),
     },
     {
       method: 'get',
@@ -35,13 +35,13 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       summary: 'Ledger entries, newest first; page with `before` (an entry id)',
       query: { limit: '1–500 (default 50)', before: 'entries with a smaller id' },
       responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) }, 401: err },
-      handler: (event) => {
-        const p = authenticate(event, d.keys)
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
         const q = queryParams(event)
         const limit = q.limit(50, 500)
         const before = q.string('before')
         if (before !== undefined && !/^\d+$/.test(before)) throw new ServiceError('E_VALIDATION', 'before must be a ledger entry id', { issues: [{ path: 'before', message: 'must be a ledger entry id (a positive integer)' }] })
-        const entries = d.wallet.ledger(p.accountId, { limit, before: before ? Number(before) : undefined })
+        const entries = await d.wallet.ledger(p.accountId, { limit, before: before ? Number(before) : undefined })
         return { entries, next: entries.length === limit ? entries.at(-1)!.id : null }
       },
     },
@@ -54,13 +54,13 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       body: DepositSchema,
       responses: { 201: { description: 'the wallet after the deposit', schema: WalletSchema }, 400: err, 401: err, 403: err },
       handler: async (event) => {
-        const p = authenticate(event, d.keys)
+        const p = await authenticate(event, d.keys)
         requireAdmin(p)
         const body = parseBody(DepositSchema, await readJson(event, d.bodyLimit))
         const account = body.account_id ?? p.accountId
-        if (!d.keys.list(account).length) throw new ServiceError('E_NOT_FOUND', `no account ${account}`)
+        if (!(await d.keys.list(account)).length) throw new ServiceError('E_NOT_FOUND', `no account ${account}`)
         event.res.status = 201
-        return d.wallet.deposit(account, body.amount, body.note)
+        return await d.wallet.deposit(account, body.amount, body.note)
       },
     },
     {
@@ -70,9 +70,9 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       body: ThresholdSchema,
       responses: { 200: { description: 'the wallet', schema: WalletSchema }, 400: err, 401: err },
       handler: async (event) => {
-        const p = authenticate(event, d.keys)
-        d.wallet.setThreshold(p.accountId, parseBody(ThresholdSchema, await readJson(event, d.bodyLimit)).low_balance_threshold)
-        return d.wallet.state(p.accountId)
+        const p = await authenticate(event, d.keys)
+        await d.wallet.setThreshold(p.accountId, parseBody(ThresholdSchema, await readJson(event, d.bodyLimit)).low_balance_threshold)
+        return await d.wallet.state(p.accountId)
       },
     },
   ])

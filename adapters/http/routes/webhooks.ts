@@ -30,11 +30,11 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       body: WebhookConfigSchema,
       responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err, 401: err },
       handler: async (event) => {
-        const p = authenticate(event, d.keys)
+        const p = await authenticate(event, d.keys)
         const body = parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit))
         await checkTargetUrl('url', body.url, d.network)
-        d.webhooks.set(p.accountId, body)
-        return d.webhooks.shown(p.accountId)
+        await d.webhooks.set(p.accountId, body)
+        return await d.webhooks.shown(p.accountId)
       },
     },
     {
@@ -42,8 +42,8 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       path: '/v1/webhooks',
       summary: 'The global webhook (secret masked)',
       responses: { 200: { description: 'the webhook', schema: ShownSchema }, 401: err, 404: err },
-      handler: (event) => {
-        const shown = d.webhooks.shown(authenticate(event, d.keys).accountId)
+      handler: async (event) => {
+        const shown = await d.webhooks.shown((await authenticate(event, d.keys)).accountId)
         if (!shown) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
         return shown
       },
@@ -53,8 +53,8 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       path: '/v1/webhooks',
       summary: 'Remove the global webhook',
       responses: { 200: { description: 'removed' }, 401: err, 404: err },
-      handler: (event) => {
-        if (!d.webhooks.remove(authenticate(event, d.keys).accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
+      handler: async (event) => {
+        if (!await d.webhooks.remove((await authenticate(event, d.keys)).accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
         return { removed: true }
       },
     },
@@ -63,7 +63,7 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       path: '/v1/webhooks/secret',
       summary: 'Rotate the signing secret of per-job callbacks; the new secret is shown this once',
       responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) }, 401: err },
-      handler: (event) => ({ secret: d.webhooks.rotateSigningSecret(authenticate(event, d.keys).accountId) }),
+      handler: async (event) => ({ secret: await d.webhooks.rotateSigningSecret((await authenticate(event, d.keys)).accountId) }),
     },
     {
       method: 'get',
@@ -71,10 +71,10 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       summary: 'The delivery log, newest first',
       query: { status: 'pending | delivered | failed', event: 'an event name, e.g. render.completed', limit: '1–200 (default 50)' },
       responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err, 401: err },
-      handler: (event) => {
-        const p = authenticate(event, d.keys)
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
         const q = queryParams(event)
-        return { deliveries: d.outbox.list(p.accountId, { status: q.oneOf('status', ['pending', 'delivered', 'failed'] as const), event: q.string('event'), limit: q.limit(50, 200) }) }
+        return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', ['pending', 'delivered', 'failed'] as const), event: q.string('event'), limit: q.limit(50, 200) }) }
       },
     },
     {
@@ -82,9 +82,9 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       path: '/v1/webhooks/deliveries/:id/replay',
       summary: 'Send a delivery again now (with a fresh retry schedule)',
       responses: { 200: { description: 'the delivery', schema: DeliverySchema }, 401: err, 404: err },
-      handler: (event) => {
-        const p = authenticate(event, d.keys)
-        const delivery = d.outbox.replay(p.accountId, event.context.params?.id ?? '')
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
+        const delivery = await d.outbox.replay(p.accountId, event.context.params?.id ?? '')
         if (!delivery) throw new ServiceError('E_NOT_FOUND', `no delivery ${event.context.params?.id}`)
         return delivery
       },

@@ -92,8 +92,8 @@ schema.run()
 const routes = suite('fuzz: every /v1 route')
 routes(`${RUNS} hostile requests across the routes: no 5xx, the one error shape, field paths on validation errors`, async () => {
   // Batch items wait for rate-limit slots rather than fail; generous limits keep the run from pacing itself.
-  const svc = testService({ credits: 1_000_000, config: { rateLimits: { flux: 100_000, 'stable-diffusion': 100_000, 'dall-e-3': 100_000 } } })
-  const admin = svc.keys.create({ admin: true, accountId: svc.liveAccount }).key
+  const svc = await testService({ credits: 1_000_000, config: { rateLimits: { flux: 100_000, 'stable-diffusion': 100_000, 'dall-e-3': 100_000 } } })
+  const admin = (await svc.keys.create({ admin: true, accountId: svc.liveAccount })).key
   const job = (await svc.call('POST', '/v1/render', { body: { timeline: VALID_EDIT.timeline, output: { format: 'mp4', size: { width: 64, height: 64 } } } })).body.jobId as string
   const bodies: [string, string, object, string?][] = [
     ['POST', '/v1/render', VALID_EDIT],

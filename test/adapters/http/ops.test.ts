@@ -6,20 +6,20 @@ const value = (text: string, name: string) => Number(new RegExp(`^${name.replace
 
 const ops = suite('/healthz, /readyz, /metrics')
 ops('metrics count the queue, the jobs by status, the webhook backlog and this process\'s rendered frames', async () => {
-  const svc = testService()
+  const svc = await testService()
   const health = await svc.app.request('/healthz')
   assert.is(health.status, 200)
   assert.is((await svc.app.request('/readyz')).status, 200)
   const a = (await svc.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId
   await svc.call('POST', '/v1/render', { body: titleEdit(2) })
-  svc.webhooks.emit(svc.liveAccount, 'wallet.deposit', { amount: 1, balance: 1 }, 'https://example.com/hook')
+  await svc.webhooks.emit(svc.liveAccount, 'wallet.deposit', { amount: 1, balance: 1 }, 'https://example.com/hook')
   let text = await (await svc.app.request('/metrics')).text()
   assert.is(value(text, 'reelforge_queue_depth'), 2)
   assert.is(value(text, 'reelforge_jobs{status="QUEUED"}'), 2)
   assert.is(value(text, 'reelforge_webhook_backlog'), 1)
   assert.is(value(text, 'reelforge_rendered_frames_total'), 0)
   assert.match(text, /# TYPE reelforge_rendered_frames_total counter/)
-  svc.start()
+  await svc.start()
   await svc.waitFor(a, ['COMPLETE'])
   for (let i = 0; i < 200 && value(text, 'reelforge_jobs{status="COMPLETE"}') !== 2; i++) {
     await new Promise((r) => setTimeout(r, 100))

@@ -7,7 +7,7 @@ import { testService } from '../../helpers/service.js'
 
 const ok = { prompt: 'a red kite over hills' }
 
-async function pixelOf(svc: ReturnType<typeof testService>, url: string, x?: number, y?: number) {
+async function pixelOf(svc: Awaited<ReturnType<typeof testService>>, url: string, x?: number, y?: number) {
   const res = await svc.app.request(new URL(url).pathname)
   assert.is(res.headers.get('content-type'), 'image/png')
   const img = await loadImage(Buffer.from(await res.arrayBuffer()))
@@ -18,7 +18,7 @@ async function pixelOf(svc: ReturnType<typeof testService>, url: string, x?: num
 }
 
 const rules = suite('POST /v1/ai/image: the seed\'s model rules')
-const svc = testService()
+const svc = await testService()
 const CASES: [object, string, RegExp][] = [
   [{ model: 'flux', style: 'vivid' }, 'style', /style "vivid" is not available for flux; use natural/],
   [{ model: 'dall-e-3', style: 'artistic' }, 'style', /use natural or vivid/],
@@ -48,7 +48,7 @@ rules('defaults: flux, 1024×1024, natural; a sandbox key gets the sandbox gener
   assert.equal(Object.keys(r.body).sort(), ['created_at', 'credits_used', 'error', 'height', 'id', 'model', 'provider', 'status', 'url', 'width'])
 })
 rules('the 16th dall-e-3 call in a minute is 429 E_RATE_LIMITED with Retry-After; other models keep their own limit', async () => {
-  const key = svc.keys.create({ sandbox: true }).key
+  const key = (await svc.keys.create({ sandbox: true })).key
   for (let i = 0; i < 15; i++) assert.is((await svc.call('POST', '/v1/ai/image', { key, body: { ...ok, model: 'dall-e-3', width: 512, height: 512 } })).status, 200, `call ${i + 1}`)
   const limited = await svc.call('POST', '/v1/ai/image', { key, body: { ...ok, model: 'dall-e-3', width: 512, height: 512 } })
   assert.is(limited.status, 429)
@@ -63,7 +63,7 @@ rules.run()
 const vendors = suite('live keys through configured providers')
 vendors('dall-e-3 through OpenAI: charged 6 credits, stored, the URL serves the exact size', async () => {
   const openai = await fakeOpenAI('#ff0000')
-  const s = testService({ credits: 100, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
+  const s = await testService({ credits: 100, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
   const r = await s.call('POST', '/v1/ai/image', { body: { ...ok, model: 'dall-e-3', width: 1920, height: 1080, style: 'vivid' } })
   assert.is(r.status, 200, JSON.stringify(r.body))
   assert.equal({ provider: r.body.provider, credits_used: r.body.credits_used }, { provider: 'openai', credits_used: 6 })
@@ -83,7 +83,7 @@ vendors('dall-e-3 through OpenAI: charged 6 credits, stored, the URL serves the 
 })
 vendors('402 when the credits are missing: nothing generated', async () => {
   const openai = await fakeOpenAI()
-  const s = testService({ credits: 5, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
+  const s = await testService({ credits: 5, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
   const r = await s.call('POST', '/v1/ai/image', { body: { ...ok, model: 'dall-e-3' } })
   assert.is(r.status, 402)
   assert.is(openai.requests.length, 0)
@@ -92,7 +92,7 @@ vendors('402 when the credits are missing: nothing generated', async () => {
 })
 vendors('a batch runs every item, charges per successful image, reports each result, and sends ai.* per item', async () => {
   const bfl = await fakeBFL('#00ff00', { pendingPolls: 1 })
-  const s = testService({ credits: 100, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
+  const s = await testService({ credits: 100, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
   await s.call('PUT', '/v1/webhooks', { body: { url: 'http://127.0.0.1:1/unused', events: ['ai.complete', 'ai.failed'], secret: 'x'.repeat(16) } })
   const invalid = await s.call('POST', '/v1/ai/image/batch', { body: { requests: [ok, { ...ok, style: 'vivid' }] } })
   assert.is(invalid.status, 400)
@@ -110,7 +110,7 @@ vendors('a batch runs every item, charges per successful image, reports each res
   assert.equal(view.items.map((i: any) => [i.status, i.image?.width, i.image?.height]), [['complete', 1024, 1024], ['complete', 1024, 576]])
   assert.is(view.credits_used, 10)
   assert.equal((await pixelOf(s, view.items[1].image.url)).rgb, [0, 255, 0])
-  assert.equal(s.outbox.list(s.liveAccount).map((d) => d.event).sort(), ['ai.complete', 'ai.complete'])
+  assert.equal((await s.outbox.list(s.liveAccount)).map((d) => d.event).sort(), ['ai.complete', 'ai.complete'])
   assert.is((await s.call('GET', `/v1/ai/image/batch/${batch.body.batchId}`, { key: s.sandbox })).status, 404, 'another account')
   await s.close()
   await bfl.close()
@@ -120,7 +120,7 @@ vendors.run()
 const timeline = suite('AI images in timelines')
 timeline('a generated image\'s URL works as an image asset (read from storage, no HTTP to itself)', async () => {
   const openai = await fakeOpenAI('#ff0000')
-  const s = testService({ start: true, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
+  const s = await testService({ start: true, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
   const image = (await s.call('POST', '/v1/ai/image', { body: { ...ok, model: 'dall-e-3', width: 1024, height: 576 } })).body
   assert.match(image.url, /^http:\/\/reelforge\.test\/v1\/files\//, 'an address nothing can fetch in this test')
   const edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: image.url }, start: 0, length: 0.04 }] }] }, output: { format: 'png', size: { width: 320, height: 180 } } }
@@ -133,7 +133,7 @@ timeline('a generated image\'s URL works as an image asset (read from storage, n
 })
 timeline('text-to-image and image-with-prompt clips generate through the providers, charged like the endpoint', async () => {
   const bfl = await fakeBFL('#00ff00')
-  const s = testService({ start: true, credits: 100, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
+  const s = await testService({ start: true, credits: 100, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
   const edit = {
     timeline: { tracks: [{ clips: [{ asset: { type: 'text-to-image', prompt: 'green field', width: 512, height: 512 }, start: 0, length: 0.04 }, { asset: { type: 'image', prompt: 'green hill', aspectRatio: '16:9' }, start: 0.04, length: 0.04 }] }] },
     output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
@@ -141,7 +141,7 @@ timeline('text-to-image and image-with-prompt clips generate through the provide
   const { body } = await s.call('POST', '/v1/render', { body: edit })
   const done = await s.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
   assert.is(done.status, 'COMPLETE', done.error)
-  const charges = s.db.prepare(`SELECT amount FROM wallet_ledger WHERE account_id = ? AND kind = 'charge' ORDER BY id`).all(s.liveAccount) as { amount: number }[]
+  const charges = await s.db.all<{ amount: number }>(`SELECT amount FROM wallet_ledger WHERE account_id = ? AND kind = 'charge' ORDER BY id`, [s.liveAccount])
   assert.equal(charges.map((c) => c.amount), [5, 5, 1], 'two flux images (5 each) and the render (1)')
   assert.is(bfl.requests.filter((r) => r.method === 'POST').length, 2)
   await s.close()
@@ -149,7 +149,7 @@ timeline('text-to-image and image-with-prompt clips generate through the provide
 })
 timeline('a provider failure fails the render with the provider\'s reason', async () => {
   const bfl = await fakeBFL('#000', { final: 'Content Moderated' })
-  const s = testService({ start: true, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
+  const s = await testService({ start: true, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
   const edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'text-to-image', prompt: 'forbidden' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', size: { width: 320, height: 180 } } }
   const { body } = await s.call('POST', '/v1/render', { body: edit })
   const done = await s.waitFor(body.jobId, ['COMPLETE', 'FAILED'])

@@ -6,7 +6,7 @@ import { titleEdit, testService } from '../../helpers/service.js'
 
 const lists = suite('list routes')
 lists('GET /v1/render lists this account\'s renders newest first, filters by status, pages with before', async () => {
-  const svc = testService()
+  const svc = await testService()
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
     ids.push((await svc.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId)
@@ -33,7 +33,7 @@ lists('GET /v1/render lists this account\'s renders newest first, filters by sta
 })
 
 lists('GET /v1/render/:id?data=true adds the submitted edit; without it the status has no data', async () => {
-  const svc = testService()
+  const svc = await testService()
   const edit = titleEdit(1)
   const id = (await svc.call('POST', '/v1/render', { body: edit })).body.jobId
   assert.is((await svc.call('GET', `/v1/render/${id}`)).body.data, undefined)
@@ -42,7 +42,7 @@ lists('GET /v1/render/:id?data=true adds the submitted edit; without it the stat
 })
 
 lists('GET /v1/ai/image lists this account\'s images; deliveries filter by event', async () => {
-  const svc = testService()
+  const svc = await testService()
   const made = await svc.call('POST', '/v1/ai/image', { key: svc.sandbox, body: { prompt: 'a red fox', model: 'flux', width: 512, height: 512 } })
   assert.is(made.status, 200, JSON.stringify(made.body))
   const listed = await svc.call('GET', '/v1/ai/image', { key: svc.sandbox })
@@ -60,7 +60,7 @@ lists.run()
 
 const validate = suite('POST /v1/render/validate')
 validate('a valid edit is valid; a bad one lists its issues with paths; limits count; nothing is stored or held', async () => {
-  const svc = testService({ config: { limits: { durationSandbox: 5 } as never } })
+  const svc = await testService({ config: { limits: { durationSandbox: 5 } as never } })
   const before = (await svc.call('GET', '/v1/wallet')).body
   const ok = await svc.call('POST', '/v1/render/validate', { body: titleEdit(1) })
   assert.equal(ok.body, { valid: true, issues: [], warnings: [] })
@@ -85,12 +85,12 @@ validate.run()
 
 const keys = suite('/v1/me and /v1/keys')
 keys('me says who the key is; key routes are admin-only; create shows the key once; revoke stops it at once', async () => {
-  const svc = testService()
+  const svc = await testService()
   const me = await svc.call('GET', '/v1/me')
   assert.equal(me.body, { account_id: svc.liveAccount, key_id: me.body.key_id, sandbox: false, admin: false })
   assert.is((await svc.call('GET', '/v1/keys')).status, 403)
   assert.is((await svc.call('POST', '/v1/keys', { body: {} })).status, 403)
-  const admin = svc.keys.create({ admin: true }).key
+  const admin = (await svc.keys.create({ admin: true })).key
   const listed = await svc.call('GET', '/v1/keys', { key: admin })
   assert.is(listed.body.keys.length, 3)
   assert.not.match(JSON.stringify(listed.body), /rf_live_[A-Za-z0-9]{40}/, 'no clear keys in the list')
@@ -116,7 +116,7 @@ keys('me says who the key is; key routes are admin-only; create shows the key on
 })
 
 keys('the dashboard page and its assets are served without a key, with a CSP; no path escapes the bundle', async () => {
-  const svc = testService()
+  const svc = await testService()
   const page = await svc.app.request('/dashboard')
   assert.is(page.status, 200)
   assert.match(page.headers.get('content-type')!, /text\/html/)

@@ -14,16 +14,16 @@ const pgrep = (pattern: string, parent?: number): number[] => {
   }
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(50)) {
-    const v = get()
+    const v = await get()
     if (v !== undefined && v !== false && !(Array.isArray(v) && !v.length)) return v
   }
   throw new Error(`timed out waiting for ${what}`)
 }
 /** A service closed however the test ends (a failed assertion must not leave its queue running). */
-async function withService(opts: Parameters<typeof testService>[0], fn: (svc: ReturnType<typeof testService>) => Promise<void>) {
-  const svc = testService(opts)
+async function withService(opts: Parameters<typeof testService>[0], fn: (svc: Awaited<ReturnType<typeof testService>>) => Promise<void>) {
+  const svc = await testService(opts)
   try {
     await fn(svc)
   } finally {
@@ -38,7 +38,7 @@ faults('ffmpeg killed mid-render → FAILED naming the killed encoder; the next 
   const { jobId } = (await svc.call('POST', '/v1/render', { body: long() })).body
   const child = (await until('the render process', () => pgrep('render-child', process.pid)))[0]!
   await svc.waitFor(jobId, ['PROCESSING'])
-  await until('rendering progress', () => svc.jobs.get(jobId)!.progress > 0.1 || undefined)
+  await until('rendering progress', async () => (await svc.jobs.get(jobId))!.progress > 0.1 || undefined)
   const ffmpeg = await until('its encoder', () => pgrep('ffmpeg.*rawvideo', child))
   for (const pid of ffmpeg) process.kill(pid, 'SIGKILL')
   const failed = await svc.waitFor(jobId, ['FAILED', 'COMPLETE'])
@@ -50,7 +50,7 @@ faults('ffmpeg killed mid-render → FAILED naming the killed encoder; the next 
 faults('the render process dies mid-render (as Xlib makes it when its X server goes) → FAILED "the render process died"; the service renders the next job', () => withService({ start: true }, async (svc) => {
   const { jobId } = (await svc.call('POST', '/v1/render', { body: long() })).body
   const child = (await until('the render process', () => pgrep('render-child', process.pid)))[0]!
-  await until('rendering progress', () => svc.jobs.get(jobId)!.progress > 0.1 || undefined)
+  await until('rendering progress', async () => (await svc.jobs.get(jobId))!.progress > 0.1 || undefined)
   process.kill(child, 'SIGKILL')
   const failed = await svc.waitFor(jobId, ['FAILED', 'COMPLETE'])
   assert.is(failed.status, 'FAILED')
@@ -63,11 +63,11 @@ faults('the X server dies mid-render → the job completes or fails cleanly; the
   // The render process must own its Xvfb for this: without DISPLAY it starts its own (captured at fork).
   const display = process.env.DISPLAY
   delete process.env.DISPLAY
-  const svc = testService({ start: true })
+  const svc = await testService({ start: true })
   try {
     const { jobId } = (await svc.call('POST', '/v1/render', { body: long() })).body
     const child = (await until('the render process', () => pgrep('render-child', process.pid)))[0]!
-    await until('rendering progress', () => svc.jobs.get(jobId)!.progress > 0.1 || undefined)
+    await until('rendering progress', async () => (await svc.jobs.get(jobId))!.progress > 0.1 || undefined)
     if (display !== undefined) process.env.DISPLAY = display
     const watchdog = execFileSync('pgrep', ['-af', `reelforge-xvfb ${child} `], { encoding: 'utf8' })
     const screen = / (:\d+)\s*$/m.exec(watchdog)![1]!
@@ -90,7 +90,7 @@ faults('disk full on output → FAILED "the disk is full"; the next render compl
   const dir = join(svc.config.dataDir, 'work', jobId)
   mkdirSync(dir, { recursive: true })
   symlinkSync('/dev/full', join(dir, `${jobId}.mp4`))
-  svc.start()
+  await svc.start()
   const failed = await svc.waitFor(jobId, ['FAILED', 'COMPLETE'])
   assert.is(failed.status, 'FAILED')
   assert.match(failed.error, /the disk is full: cannot write .*No space left on device/)

@@ -9,7 +9,7 @@ const SECRET = 's'.repeat(24)
 const ssrf = suite('SSRF: URLs into private networks are refused')
 ssrf('PUT /v1/webhooks and a render callback pointing at loopback, private or metadata addresses → 400 naming the field', async () => {
   // The default policy: no private network allowed.
-  const svc = testService({ config: { network: {} } })
+  const svc = await testService({ config: { network: {} } })
   for (const url of ['http://169.254.169.254/latest/meta-data', 'http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]/hook', 'http://10.0.0.5/hook']) {
     const put = await svc.call('PUT', '/v1/webhooks', { body: { url, events: ['render.complete'], secret: SECRET } })
     assert.is(put.status, 400, url)
@@ -19,7 +19,7 @@ ssrf('PUT /v1/webhooks and a render callback pointing at loopback, private or me
     assert.is(render.status, 400, url)
     assert.is(render.body.error.issues[0].path, 'callback')
   }
-  assert.is(svc.jobs.queued(), 0, 'nothing queued')
+  assert.is(await svc.jobs.queued(), 0, 'nothing queued')
   assert.is((await svc.call('GET', '/v1/webhooks')).status, 404, 'nothing stored')
   await svc.close()
 })
@@ -41,7 +41,7 @@ ssrf.run()
 
 const isolation = suite('accounts never see each other\'s data')
 isolation('every route with an id answers 404 to another account, exactly like a missing id; lists are per account', async () => {
-  const svc = testService({ start: true })
+  const svc = await testService({ start: true })
   const other = svc.sandbox // a different account
   // Account A: a finished render, an image, a batch, a webhook and a delivery.
   const job = (await svc.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId
@@ -50,7 +50,7 @@ isolation('every route with an id answers 404 to another account, exactly like a
   const mine = (await svc.call('POST', '/v1/ai/image', { body: { prompt: 'a kite', model: 'flux' } })).body
   const batch = (await svc.call('POST', '/v1/ai/image/batch', { body: { requests: [{ prompt: 'a' }] } })).body
   await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['render.complete'], secret: SECRET } })
-  const [delivery] = svc.webhooks.emit(svc.liveAccount, 'wallet.deposit', { amount: 1, balance: 1 }, 'https://example.com/cb')
+  const [delivery] = await svc.webhooks.emit(svc.liveAccount, 'wallet.deposit', { amount: 1, balance: 1 }, 'https://example.com/cb')
   const missing = '00000000-0000-4000-8000-000000000000'
 
   const pairs: [string, string, string][] = [
@@ -80,7 +80,7 @@ isolation('every route with an id answers 404 to another account, exactly like a
   await svc.close()
 })
 isolation('admin-only routes refuse ordinary keys with 403', async () => {
-  const svc = testService()
+  const svc = await testService()
   const r = await svc.call('POST', '/v1/wallet/deposits', { body: { amount: 100 } })
   assert.is(r.status, 403)
   assert.is(r.body.error.code, 'E_FORBIDDEN')

@@ -2,23 +2,25 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import Database from 'better-sqlite3'
 import { createService } from '../../../adapters/http/container.js'
 import { startServer } from '../../../adapters/http/serve.js'
-import { defaultConfig } from '../../../adapters/service/config.js'
+import { dbTarget, defaultConfig } from '../../../adapters/service/config.js'
+import { openDatabase, type Db } from '../../../adapters/service/db.js'
 import { DEFAULT_PRICING, renderPrice } from '../../../adapters/service/pricing.js'
 import { tempDir } from '../../helpers/media.js'
+import { freshPostgres, TEST_STORE } from '../../helpers/postgres.js'
 import { titleEdit, testService } from '../../helpers/service.js'
 
 /** The ledger's own sums, which the wallet totals must equal. */
-function ledgerTotals(db: { prepare(sql: string): { get(...a: unknown[]): unknown } }, account: string) {
-  const sum = (kinds: string) => (db.prepare(`SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_ledger WHERE account_id = ? AND kind IN (${kinds})`).get(account) as { n: number }).n
-  return { balance: sum("'deposit','refund'") - sum("'charge'"), held: sum("'hold'") - sum("'release'") }
+async function ledgerTotals(db: Db, account: string) {
+  const sum = async (kinds: string) => (await db.get<{ n: number }>(`SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_ledger WHERE account_id = ? AND kind IN (${kinds})`, [account]))!.n
+  return { balance: (await sum("'deposit','refund'")) - (await sum("'charge'")), held: (await sum("'hold'")) - (await sum("'release'")) }
 }
+const countJobs = async (db: Db) => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))!.n
 
 const wallet = suite('wallet')
 wallet('GET /v1/wallet and the pricing table', async () => {
-  const svc = testService({ credits: 250 })
+  const svc = await testService({ credits: 250 })
   assert.equal((await svc.call('GET', '/v1/wallet')).body, { balance: 250, held: 0, available: 250, low_balance_threshold: 100 })
   assert.is(renderPrice(DEFAULT_PRICING, 61, { width: 3840, height: 2160 }), 40, '4k: 20 credits per started minute')
   assert.is(renderPrice(DEFAULT_PRICING, 10, { width: 1280, height: 720 }), 3)
@@ -26,21 +28,21 @@ wallet('GET /v1/wallet and the pricing table', async () => {
   await svc.close()
 })
 wallet('deposits need an admin key and emit wallet.deposit', async () => {
-  const svc = testService({ credits: 0 })
+  const svc = await testService({ credits: 0 })
   await svc.call('PUT', '/v1/webhooks', { body: { url: 'http://127.0.0.1:1/hook', events: ['wallet.deposit'], secret: 'x'.repeat(16) } })
   const denied = await svc.call('POST', '/v1/wallet/deposits', { body: { amount: 100 } })
   assert.is(denied.status, 403)
-  const admin = svc.keys.create({ admin: true, accountId: svc.liveAccount }).key
+  const admin = (await svc.keys.create({ admin: true, accountId: svc.liveAccount })).key
   const ok = await svc.call('POST', '/v1/wallet/deposits', { key: admin, body: { amount: 100, note: 'top-up' } })
   assert.is(ok.status, 201)
   assert.is(ok.body.balance, 100)
-  const deliveries = svc.outbox.list(svc.liveAccount)
+  const deliveries = await svc.outbox.list(svc.liveAccount)
   assert.equal(deliveries.map((d) => [d.event, (d.payload as any).data]), [['wallet.deposit', { amount: 100, balance: 100 }]])
   assert.is((await svc.call('POST', '/v1/wallet/deposits', { key: admin, body: { amount: -5 } })).status, 400)
   await svc.close()
 })
 wallet('a render holds its estimate; completion charges the actual cost and releases the rest; failure releases all', async () => {
-  const svc = testService({ start: true, credits: 10 })
+  const svc = await testService({ start: true, credits: 10 })
   // 90 s at hd is 2 started minutes × 3 = 6 held; a 0.5 s range is rendered, charged 1 minute × 3.
   const { body } = await svc.call('POST', '/v1/render', { body: titleEdit(90, { size: { width: 1280, height: 720 }, range: { start: 0, length: 0.5 } }) })
   assert.equal((await svc.call('GET', '/v1/wallet')).body.held, 3, 'the hold knows the range: 0.5 s → 1 minute')
@@ -55,34 +57,34 @@ wallet('a render holds its estimate; completion charges the actual cost and rele
   assert.equal((await svc.call('GET', '/v1/wallet')).body, { balance: 7, held: 0, available: 7, low_balance_threshold: 100 })
   const kinds = (await svc.call('GET', '/v1/wallet/ledger')).body.entries.map((e: { kind: string }) => e.kind)
   assert.equal(kinds, ['release', 'hold', 'charge', 'release', 'hold', 'deposit'])
-  assert.equal(ledgerTotals(svc.db, svc.liveAccount), { balance: 7, held: 0 })
+  assert.equal(await ledgerTotals(svc.db, svc.liveAccount), { balance: 7, held: 0 })
   await svc.close()
 })
 wallet('not enough credits: 402 E_INSUFFICIENT_CREDITS and nothing queued; sandbox keys cost nothing', async () => {
-  const svc = testService({ credits: 2 })
-  const before = (svc.db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n
+  const svc = await testService({ credits: 2 })
+  const before = await countJobs(svc.db)
   const r = await svc.call('POST', '/v1/render', { body: titleEdit(1, { resolution: 'hd', size: undefined }) })
   assert.is(r.status, 402)
   assert.is(r.body.error.code, 'E_INSUFFICIENT_CREDITS')
   assert.match(r.body.error.message, /needs 3 credits; 2 are available/)
-  assert.is((svc.db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n, before)
+  assert.is(await countJobs(svc.db), before)
   assert.is((await svc.call('POST', '/v1/render', { key: svc.sandbox, body: titleEdit(1, { resolution: 'hd', size: undefined }) })).status, 201)
   await svc.close()
 })
 wallet('1,000 concurrent spends leave the exact balance, never a negative one', async () => {
-  const svc = testService({ credits: 500 })
+  const svc = await testService({ credits: 500 })
   const results = await Promise.all(Array.from({ length: 1000 }, () => svc.call('POST', '/v1/render', { body: titleEdit(1) })))
   const codes = results.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {})
   assert.equal(codes, { 201: 500, 402: 500 })
   const w = (await svc.call('GET', '/v1/wallet')).body
   assert.equal(w, { balance: 500, held: 500, available: 0, low_balance_threshold: 100 })
-  assert.equal(ledgerTotals(svc.db, svc.liveAccount), { balance: 500, held: 500 })
-  const negative = svc.db.prepare('SELECT COUNT(*) AS n FROM wallet_ledger WHERE balance_after < 0 OR held_after < 0 OR held_after > balance_after').get() as { n: number }
-  assert.is(negative.n, 0)
+  assert.equal(await ledgerTotals(svc.db, svc.liveAccount), { balance: 500, held: 500 })
+  const negative = await svc.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_ledger WHERE balance_after < 0 OR held_after < 0 OR held_after > balance_after')
+  assert.is(negative!.n, 0)
   await svc.close()
 })
 wallet('Idempotency-Key: a retried POST returns the first answer and spends once; a different body is 422', async () => {
-  const svc = testService({ credits: 100 })
+  const svc = await testService({ credits: 100 })
   const headers = { 'idempotency-key': 'order-42' }
   const a = await svc.call('POST', '/v1/render', { body: titleEdit(1), headers })
   const b = await svc.call('POST', '/v1/render', { body: titleEdit(1), headers })
@@ -93,22 +95,22 @@ wallet('Idempotency-Key: a retried POST returns the first answer and spends once
   const c = await svc.call('POST', '/v1/render', { body: titleEdit(2), headers })
   assert.is(c.status, 422)
   assert.is(c.body.error.code, 'E_IDEMPOTENCY_MISMATCH')
-  const admin = svc.keys.create({ admin: true, accountId: svc.liveAccount }).key
+  const admin = (await svc.keys.create({ admin: true, accountId: svc.liveAccount })).key
   for (let i = 0; i < 3; i++) await svc.call('POST', '/v1/wallet/deposits', { key: admin, body: { amount: 50 }, headers: { 'idempotency-key': 'dep-1' } })
   assert.is((await svc.call('GET', '/v1/wallet')).body.balance, 150, 'deposited once')
   await svc.close()
 })
 wallet('wallet.low_balance fires once per crossing below the threshold', async () => {
-  const svc = testService({ credits: 0 })
+  const svc = await testService({ credits: 0 })
   const seen: number[] = []
-  svc.wallet.listen({ deposit: () => {}, lowBalance: (_a, balance) => seen.push(balance) })
+  svc.wallet.listen({ deposit: async () => {}, lowBalance: async (_a, balance) => seen.push(balance) })
   const id = () => crypto.randomUUID()
-  svc.wallet.deposit(svc.liveAccount, 103)
-  for (let i = 0; i < 6; i++) svc.wallet.charge(svc.liveAccount, id(), 1) // 102 … 97: crosses once at 99
+  await svc.wallet.deposit(svc.liveAccount, 103)
+  for (let i = 0; i < 6; i++) await svc.wallet.charge(svc.liveAccount, id(), 1) // 102 … 97: crosses once at 99
   await new Promise((r) => setTimeout(r, 10))
   assert.equal(seen, [99])
-  svc.wallet.deposit(svc.liveAccount, 50) // back above: armed again
-  for (let i = 0; i < 60; i++) svc.wallet.charge(svc.liveAccount, id(), 1)
+  await svc.wallet.deposit(svc.liveAccount, 50) // back above: armed again
+  for (let i = 0; i < 60; i++) await svc.wallet.charge(svc.liveAccount, id(), 1)
   await new Promise((r) => setTimeout(r, 10))
   assert.equal(seen, [99, 99])
   await svc.close()
@@ -118,30 +120,33 @@ wallet.run()
 const crash = suite('crash between render completion and charge')
 crash('the job renders again after the restart and is charged exactly once', async () => {
   const data = tempDir('reelforge-crash-charge-')
-  const setup = createService(defaultConfig({ dataDir: data }))
-  const { key, record } = setup.keys.create()
-  setup.wallet.deposit(record.accountId, 100)
+  // On the suite's store: the child finds a PostgreSQL store through REELFORGE_DATABASE_URL.
+  const databaseUrl = TEST_STORE === 'postgres' ? await freshPostgres() : undefined
+  const setup = await createService(defaultConfig({ dataDir: data, databaseUrl }))
+  const { key, record } = await setup.keys.create()
+  await setup.wallet.deposit(record.accountId, 100)
   await setup.close()
   const port = 4100 + (process.pid % 800)
   const root = new URL('../../..', import.meta.url).pathname
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/crash-on-settle.ts', data, String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const env = { ...process.env, ...(databaseUrl ? { REELFORGE_DATABASE_URL: databaseUrl } : {}) }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/crash-on-settle.ts', data, String(port)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise<void>((r) => child.stdout!.on('data', (d) => /listening/.test(String(d)) && r()))
   const res = await fetch(`http://127.0.0.1:${port}/v1/render`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(titleEdit(1)) })
   const { jobId } = (await res.json()) as { jobId: string }
   const exit = await new Promise<string | null>((r) => child.once('exit', (_c, signal) => r(signal)))
   assert.is(exit, 'SIGKILL', 'died inside the settlement')
-  const db = new Database(join(data, 'reelforge.db'), { readonly: true })
-  assert.is((db.prepare(`SELECT COUNT(*) AS n FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`).get(jobId) as { n: number }).n, 0, 'the charge rolled back with the crash')
-  db.close()
-  const server = await startServer(defaultConfig({ dataDir: data, port: 0, leaseMs: 1500 }))
+  const db = await openDatabase(dbTarget(defaultConfig({ dataDir: data, databaseUrl })))
+  assert.is((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))!.n, 0, 'the charge rolled back with the crash')
+  await db.close()
+  const server = await startServer(defaultConfig({ dataDir: data, databaseUrl, port: 0, leaseMs: 1500 }))
   try {
-    for (let i = 0; i < 400 && server.service.jobs.get(jobId)!.status !== 'COMPLETE'; i++) await new Promise((r) => setTimeout(r, 50))
-    const job = server.service.jobs.get(jobId)!
+    for (let i = 0; i < 400 && (await server.service.jobs.get(jobId))!.status !== 'COMPLETE'; i++) await new Promise((r) => setTimeout(r, 50))
+    const job = (await server.service.jobs.get(jobId))!
     assert.is(job.status, 'COMPLETE')
     assert.is(job.attempts, 2)
-    const charges = server.service.db.prepare(`SELECT amount FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`).all(jobId) as { amount: number }[]
+    const charges = await server.service.db.all<{ amount: number }>(`SELECT amount FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId])
     assert.equal(charges, [{ amount: 1 }])
-    assert.equal(server.service.wallet.state(record.accountId), { balance: 99, held: 0, available: 99, low_balance_threshold: 100 })
+    assert.equal(await server.service.wallet.state(record.accountId), { balance: 99, held: 0, available: 99, low_balance_threshold: 100 })
   } finally {
     await server.close()
   }

@@ -1,0 +1,53 @@
+/**
+ * The PostgreSQL schema: the same tables and columns as the SQLite migrations end with (schema-sqlite.ts),
+ * in PostgreSQL's types. Flags stay INTEGER 0/1 and times stay ISO text / epoch milliseconds (BIGINT), so
+ * the stores' SQL and row mapping are the same on both. `rowid` is a real column here (SQLite has it
+ * implicitly): the stores order ties by it, oldest first.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE accounts (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, signing_secret TEXT);
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), hash TEXT NOT NULL UNIQUE,
+     prefix TEXT NOT NULL, sandbox INTEGER NOT NULL, admin INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL, revoked_at TEXT);
+   CREATE TABLE jobs (
+     rowid BIGSERIAL UNIQUE,
+     id TEXT PRIMARY KEY, account_id TEXT NOT NULL, key_id TEXT NOT NULL, kind TEXT NOT NULL,
+     status TEXT NOT NULL, stage TEXT, progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+     request TEXT NOT NULL, callback TEXT, sandbox INTEGER NOT NULL,
+     url TEXT, poster TEXT, thumbnail TEXT, duration DOUBLE PRECISION, credits_used DOUBLE PRECISION NOT NULL DEFAULT 0,
+     error TEXT, warnings TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+     lease_owner TEXT, lease_until BIGINT, cancel_requested INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, completed_at TEXT);
+   CREATE INDEX jobs_queue ON jobs(status, created_at);
+   CREATE INDEX jobs_account ON jobs(account_id, created_at);
+   CREATE TABLE wallet_ledger (
+     id BIGSERIAL PRIMARY KEY, account_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('deposit','hold','charge','release','refund')),
+     amount DOUBLE PRECISION NOT NULL CHECK (amount >= 0), job_id TEXT, note TEXT, balance_after DOUBLE PRECISION NOT NULL,
+     held_after DOUBLE PRECISION NOT NULL, created_at TEXT NOT NULL);
+   CREATE UNIQUE INDEX wallet_ledger_once ON wallet_ledger(job_id, kind) WHERE job_id IS NOT NULL;
+   CREATE INDEX wallet_ledger_account ON wallet_ledger(account_id, id);
+   CREATE TABLE wallets (account_id TEXT PRIMARY KEY, balance DOUBLE PRECISION NOT NULL DEFAULT 0, held DOUBLE PRECISION NOT NULL DEFAULT 0,
+     low_threshold DOUBLE PRECISION, low_notified INTEGER NOT NULL DEFAULT 0);
+   CREATE TABLE webhooks (account_id TEXT PRIMARY KEY, url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE TABLE webhook_deliveries (
+     rowid BIGSERIAL UNIQUE,
+     id TEXT PRIMARY KEY, account_id TEXT NOT NULL, event TEXT NOT NULL, target TEXT NOT NULL, url TEXT NOT NULL,
+     body TEXT NOT NULL, secret TEXT NOT NULL, status TEXT NOT NULL, retry INTEGER NOT NULL DEFAULT 0,
+     attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at BIGINT, in_flight INTEGER NOT NULL DEFAULT 0, last_status INTEGER, last_error TEXT,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, delivered_at TEXT);
+   CREATE INDEX webhook_due ON webhook_deliveries(status, next_attempt_at);
+   CREATE INDEX webhook_account ON webhook_deliveries(account_id, created_at);
+   CREATE TABLE webhook_attempts (delivery_id TEXT NOT NULL, attempt INTEGER NOT NULL, at TEXT NOT NULL, status INTEGER,
+     error TEXT, duration_ms INTEGER NOT NULL, PRIMARY KEY (delivery_id, attempt));
+   CREATE TABLE idempotency (account_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, status INTEGER,
+     response TEXT, created_at BIGINT NOT NULL, PRIMARY KEY (account_id, key));
+   CREATE TABLE images (
+     rowid BIGSERIAL UNIQUE,
+     id TEXT PRIMARY KEY, account_id TEXT NOT NULL, key_id TEXT NOT NULL, sandbox INTEGER NOT NULL, batch_id TEXT, item_index INTEGER,
+     render_job TEXT, status TEXT NOT NULL, model TEXT NOT NULL, provider TEXT, request TEXT NOT NULL, width INTEGER NOT NULL,
+     height INTEGER NOT NULL, url TEXT, credits_used DOUBLE PRECISION NOT NULL DEFAULT 0, error TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE INDEX images_batch ON images(batch_id, item_index);
+   CREATE INDEX images_pending ON images(status);
+   CREATE TABLE image_batches (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, created_at TEXT NOT NULL);`,
+]
