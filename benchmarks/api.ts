@@ -8,9 +8,13 @@ import autocannon from 'autocannon'
 
 const root = join(import.meta.dirname, '..')
 const data = mkdtempSync(join(tmpdir(), 'reelforge-bench-api-'))
+// REELFORGE_DATABASE_URL=postgres://… runs the same load against a PostgreSQL store (the children inherit it).
 const port = 3900 + (process.pid % 90)
 const main = join(root, 'dist/adapters/cli/main.js')
 const key = spawnSync(process.execPath, [main, 'keys', 'create', '--data', data], { encoding: 'utf8' }).stdout.trim()
+// Live submissions hold credits: fund the key for every request the run can make.
+const funded = spawnSync(process.execPath, [main, 'wallet', 'deposit', '100000000', '--key', key, '--data', data], { encoding: 'utf8' })
+if (funded.status !== 0) throw new Error(`could not fund the key: ${funded.stderr}`)
 const server = spawn(process.execPath, [main, 'serve', '--port', String(port), '--data', data, '--concurrency', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
 await new Promise<void>((resolve) => server.stdout!.on('data', (d) => /listening/.test(String(d)) && resolve()))
 
@@ -20,7 +24,8 @@ const edit = JSON.stringify({
   timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: 'Hello', style: 'minimal' }, start: 0, length: 5, transition: { in: 'fade' } }, { asset: { type: 'image', src: 'https://example.com/a.jpg' }, start: 5, length: 5, effect: 'zoomIn' }] }] },
   output: { format: 'mp4', resolution: 'hd' },
 })
-const first = (await (await fetch(`${base}/v1/render`, { method: 'POST', headers, body: edit })).json()) as { jobId: string }
+const first = (await (await fetch(`${base}/v1/render`, { method: 'POST', headers, body: edit })).json()) as { jobId?: string }
+if (!first.jobId) throw new Error(`the first submission failed: ${JSON.stringify(first)}`)
 
 async function run(title: string, opts: autocannon.Options, goal: { rps: number; p99: number }) {
   const r = await autocannon({ duration: 10, connections: 32, pipelining: 1, ...opts })

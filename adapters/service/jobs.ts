@@ -99,13 +99,12 @@ export class JobStore {
   }
 
   async create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Promise<Job> {
-    const id = randomUUID()
-    await this.db.run(
+    const row = await this.db.get<Row>(
       `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
-        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now)`,
-      { id, accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox, now: nowIso() },
+        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now) RETURNING *`,
+      { id: randomUUID(), accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox, now: nowIso() },
     )
-    return (await this.get(id))!
+    return fromRow(row!)
   }
 
   async get(id: string): Promise<Job | undefined> {

@@ -6,72 +6,99 @@ import { SQLITE_MIGRATIONS } from './schema-sqlite.js'
 
 /**
  * The embedded store: better-sqlite3 (synchronous, so every query finishes before the next starts) behind
- * the async `Sql` interface. One connection per process; a transaction takes an in-process lock so that
- * queries from other requests wait until it commits instead of slipping into it while it awaits. Between
- * processes (render children, a second server) SQLite's own write lock and the busy timeout serialise.
+ * the async `Sql` interface. Two connections per process on the WAL file: a writer, and a reader for
+ * read-only statements outside transactions, which never wait (WAL readers see the last commit). A
+ * transaction holds the writer through an in-process FIFO lock, so writes from other requests queue behind it
+ * instead of slipping into it while it awaits. Between processes (render children, a second server) SQLite's
+ * own write lock and the busy timeout serialise.
  */
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite' as const
   readonly forUpdate = ''
   readonly skipLocked = ''
-  private readonly statements = new Map<string, Database.Statement>()
-  private lock: Promise<void> | undefined
+  private readonly writerStatements = new Map<string, Database.Statement>()
+  private readonly readerStatements = new Map<string, Database.Statement>()
+  private locked = false
+  private readonly waiting: Array<() => void> = []
   private readonly tx: Transactions<Database.Database>
 
-  constructor(readonly db: Database.Database) {
-    let unlock: (() => void) | undefined
+  constructor(
+    readonly db: Database.Database,
+    private readonly reader: Database.Database = db,
+  ) {
     this.tx = new Transactions(
       async () => {
-        while (this.lock) await this.lock
-        this.lock = new Promise((r) => (unlock = r))
+        await this.acquire()
         try {
           db.exec('BEGIN IMMEDIATE')
         } catch (e) {
-          this.lock = undefined
-          unlock!()
+          this.releaseLock()
           throw e
         }
         return db
       },
       (conn, sql) => void conn.exec(sql),
-      () => {
-        this.lock = undefined
-        unlock!()
-      },
+      () => this.releaseLock(),
     )
   }
 
-  /** Waits while another request's transaction holds the connection (never for our own). */
-  private async ready(): Promise<void> {
-    if (this.tx.current()) return
-    while (this.lock) await this.lock
+  /** Takes the writer; waiters are served in arrival order, each woken once. */
+  private acquire(): Promise<void> | void {
+    if (!this.locked) {
+      this.locked = true
+      return
+    }
+    return new Promise((resolve) => this.waiting.push(resolve))
   }
 
-  private prepare(sql: string): Database.Statement {
-    let stmt = this.statements.get(sql)
+  private releaseLock(): void {
+    const next = this.waiting.shift()
+    if (next) next() // handed over: stays locked
+    else this.locked = false
+  }
+
+  private cached(map: Map<string, Database.Statement>, conn: Database.Database, sql: string): Database.Statement {
+    let stmt = map.get(sql)
     if (!stmt) {
-      stmt = this.db.prepare(sql)
-      if (this.statements.size > 500) this.statements.clear()
-      this.statements.set(sql, stmt)
+      stmt = conn.prepare(sql)
+      if (map.size > 500) map.clear()
+      map.set(sql, stmt)
     }
     return stmt
   }
 
-  async all<T>(sql: string, params: Params = []): Promise<T[]> {
-    await this.ready()
-    return this.prepare(sql).all(bind(params)) as T[]
+  /**
+   * Runs a statement where it belongs: inside this request's transaction on the writer; a read-only one
+   * outside transactions on the reader at once; any other write on the writer once no transaction holds it.
+   */
+  private async exec<T>(sql: string, use: (stmt: Database.Statement) => T): Promise<T> {
+    if (this.tx.current()) return use(this.cached(this.writerStatements, this.db, sql))
+    if (this.reader !== this.db) {
+      const stmt = this.cached(this.readerStatements, this.reader, sql)
+      if (stmt.readonly) return use(stmt)
+    }
+    if (this.locked) {
+      await this.acquire()
+      try {
+        return use(this.cached(this.writerStatements, this.db, sql))
+      } finally {
+        this.releaseLock()
+      }
+    }
+    return use(this.cached(this.writerStatements, this.db, sql))
   }
 
-  async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
-    await this.ready()
-    return this.prepare(sql).get(bind(params)) as T | undefined
+  all<T>(sql: string, params: Params = []): Promise<T[]> {
+    return this.exec(sql, (stmt) => stmt.all(bind(params)) as T[])
   }
 
-  async run(sql: string, params: Params = []): Promise<number> {
-    await this.ready()
-    const stmt = this.prepare(sql)
+  get<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    return this.exec(sql, (stmt) => stmt.get(bind(params)) as T | undefined)
+  }
+
+  run(sql: string, params: Params = []): Promise<number> {
     // A statement with RETURNING is a reader in better-sqlite3: its rows are what it changed.
-    return stmt.reader ? stmt.all(bind(params)).length : stmt.run(bind(params)).changes
+    return this.exec(sql, (stmt) => (stmt.reader ? stmt.all(bind(params)).length : stmt.run(bind(params)).changes))
   }
 
   transaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -83,7 +110,8 @@ export class SqliteSql implements Sql {
   }
 
   async close(): Promise<void> {
-    while (this.lock) await this.lock
+    await this.acquire()
+    if (this.reader !== this.db) this.reader.close()
     this.db.close()
   }
 }
@@ -118,5 +146,8 @@ export function openSqlite(path: string): SqliteSql {
       db.prepare('UPDATE schema_version SET version = ?').run(version + 1)
     })()
   }
-  return new SqliteSql(db)
+  // A second connection for reads (a file only: each `:memory:` connection is its own database).
+  const reader = path === ':memory:' ? db : new Database(path, { readonly: true })
+  if (reader !== db) reader.pragma('busy_timeout = 5000')
+  return new SqliteSql(db, reader)
 }

@@ -96,7 +96,7 @@ export class Wallet implements Billing {
       if (w.balance - w.held < amount) {
         throw new ServiceError('E_INSUFFICIENT_CREDITS', `this needs ${amount} credits; ${round(w.balance - w.held)} are available (balance ${round(w.balance)}, held ${round(w.held)})`, { required: amount, available: round(w.balance - w.held) })
       }
-      await this.append(accountId, 'hold', amount, jobId, null)
+      await this.append(accountId, 'hold', amount, jobId, null, w)
     })
     return amount
   }
@@ -146,14 +146,16 @@ export class Wallet implements Billing {
   }
 
   /** The account's totals row (created on first use), locked for the transaction on PostgreSQL. */
-  private async row(accountId: string) {
+  private async row(accountId: string): Promise<WalletRow> {
+    const existing = await this.db.get<WalletRow>(`SELECT * FROM wallets WHERE account_id = ? ${this.db.forUpdate}`, [accountId])
+    if (existing) return existing
     await this.db.run('INSERT INTO wallets (account_id) VALUES (?) ON CONFLICT (account_id) DO NOTHING', [accountId])
-    return (await this.db.get<{ balance: number; held: number; low_threshold: number | null; low_notified: number }>(`SELECT * FROM wallets WHERE account_id = ? ${this.db.forUpdate}`, [accountId]))!
+    return (await this.db.get<WalletRow>(`SELECT * FROM wallets WHERE account_id = ? ${this.db.forUpdate}`, [accountId]))!
   }
 
-  /** One ledger row plus the totals it implies (callers hold a transaction). */
-  private async append(accountId: string, kind: LedgerKind, amount: number, jobId: string | null, note: string | null): Promise<void> {
-    const w = await this.row(accountId)
+  /** One ledger row plus the totals it implies (callers hold a transaction; `current` when they just read the row). */
+  private async append(accountId: string, kind: LedgerKind, amount: number, jobId: string | null, note: string | null, current?: WalletRow): Promise<void> {
+    const w = current ?? (await this.row(accountId))
     const balance = w.balance + (kind === 'deposit' || kind === 'refund' ? amount : kind === 'charge' ? -amount : 0)
     const held = w.held + (kind === 'hold' ? amount : kind === 'release' ? -amount : 0)
     await this.db.run('INSERT INTO wallet_ledger (account_id, kind, amount, job_id, note, balance_after, held_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [accountId, kind, amount, jobId, note, balance, held, nowIso()])
@@ -164,6 +166,13 @@ export class Wallet implements Billing {
     await this.db.run('UPDATE wallets SET balance = ?, held = ?, low_notified = ? WHERE account_id = ?', [balance, held, rearm ? 0 : crossed ? 1 : w.low_notified, accountId])
     if (crossed) this.db.afterCommit(async () => void (await this.listener?.lowBalance(accountId, balance, threshold)))
   }
+}
+
+interface WalletRow {
+  balance: number
+  held: number
+  low_threshold: number | null
+  low_notified: number
 }
 
 const round = (n: number) => Math.round(n * 100) / 100
