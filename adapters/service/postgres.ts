@@ -28,8 +28,8 @@ export class PostgresSql implements Sql {
   private readonly tx: Transactions<pg.PoolClient>
 
   constructor(readonly pool: pg.Pool) {
-    this.tx = new Transactions(
-      async () => {
+    this.tx = new Transactions<pg.PoolClient>({
+      open: async () => {
         const client = await pool.connect()
         try {
           await client.query('BEGIN')
@@ -39,9 +39,11 @@ export class PostgresSql implements Sql {
         }
         return client
       },
-      async (client, sql) => void (await client.query(sql)),
-      (client) => client.release(),
-    )
+      commit: async (client) => void (await client.query('COMMIT')),
+      rollback: async (client) => void (await client.query('ROLLBACK')),
+      exec: async (client, sql) => void (await client.query(sql)),
+      release: (client) => client.release(),
+    })
   }
 
   private translate(sql: string, params: Params): { text: string; values: unknown[] } {

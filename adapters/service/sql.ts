@@ -37,19 +37,28 @@ export interface TxContext<C> {
   after: Array<() => void | Promise<void>>
 }
 
+/** How an engine begins, ends and gives back the connection of an outermost transaction. */
+export interface TxEngine<C> {
+  /** Acquires a connection and begins a transaction on it. */
+  open(): Promise<C>
+  /** Makes the work durable; resolves once it is. */
+  commit(conn: C): Promise<void>
+  /** Undoes the work. */
+  rollback(conn: C): Promise<void>
+  /** Runs a statement (savepoints of nested transactions). */
+  exec(conn: C, sql: string): Promise<void> | void
+  /** Gives the connection back (after commit or rollback; may be a no-op when commit already did). */
+  release(conn: C): Promise<void> | void
+}
+
 /**
  * The transaction logic both engines share: the outermost call begins and commits (running `afterCommit`
- * callbacks after), nested calls use savepoints. `open` acquires the connection and begins; `exec` runs a
- * statement on it; `release` gives it back.
+ * callbacks after), nested calls use savepoints.
  */
 export class Transactions<C> {
   readonly als = new AsyncLocalStorage<TxContext<C>>()
 
-  constructor(
-    private readonly open: () => Promise<C>,
-    private readonly exec: (conn: C, sql: string) => Promise<void> | void,
-    private readonly release: (conn: C) => Promise<void> | void,
-  ) {}
+  constructor(private readonly engine: TxEngine<C>) {}
 
   current(): TxContext<C> | undefined {
     return this.als.getStore()
@@ -59,28 +68,31 @@ export class Transactions<C> {
     const outer = this.als.getStore()
     if (outer) {
       const name = `sp${outer.depth + 1}`
-      await this.exec(outer.conn, `SAVEPOINT ${name}`)
+      await this.engine.exec(outer.conn, `SAVEPOINT ${name}`)
       try {
         const out = await this.als.run({ ...outer, depth: outer.depth + 1 }, fn)
-        await this.exec(outer.conn, `RELEASE SAVEPOINT ${name}`)
+        await this.engine.exec(outer.conn, `RELEASE SAVEPOINT ${name}`)
         return out
       } catch (e) {
-        await this.exec(outer.conn, `ROLLBACK TO SAVEPOINT ${name}`)
-        await this.exec(outer.conn, `RELEASE SAVEPOINT ${name}`)
+        await this.engine.exec(outer.conn, `ROLLBACK TO SAVEPOINT ${name}`)
+        await this.engine.exec(outer.conn, `RELEASE SAVEPOINT ${name}`)
         throw e
       }
     }
-    const conn = await this.open()
+    const conn = await this.engine.open()
     const ctx: TxContext<C> = { conn, depth: 0, after: [] }
     let out: T
     try {
       out = await this.als.run(ctx, fn)
-      await this.exec(conn, 'COMMIT')
     } catch (e) {
-      await Promise.resolve(this.exec(conn, 'ROLLBACK')).catch(() => {})
+      await this.engine.rollback(conn).catch(() => {})
+      await this.engine.release(conn)
       throw e
+    }
+    try {
+      await this.engine.commit(conn)
     } finally {
-      await this.release(conn)
+      await this.engine.release(conn)
     }
     for (const cb of ctx.after) await runLogged(cb)
     return out
