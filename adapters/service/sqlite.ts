@@ -80,8 +80,12 @@ export class SqliteSql implements Sql {
         // An error SQLite answers by abandoning the whole transaction takes the batch with it.
         if (!db.inTransaction) this.failBatch(new Error('the database abandoned the transaction'))
         else {
-          db.exec('ROLLBACK TO SAVEPOINT member')
-          db.exec('RELEASE SAVEPOINT member')
+          try {
+            db.exec('ROLLBACK TO SAVEPOINT member')
+            db.exec('RELEASE SAVEPOINT member')
+          } catch (e) {
+            this.failBatch(e) // this member's writes cannot be taken out alone: nobody in the batch commits
+          }
         }
         m.released = true
         this.handOver()
@@ -135,7 +139,7 @@ export class SqliteSql implements Sql {
       this.db.exec('COMMIT')
       batch.settle()
     } catch (e) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK')
+      this.rollbackQuietly()
       batch.settle(e)
     }
   }
@@ -143,8 +147,17 @@ export class SqliteSql implements Sql {
   private failBatch(e: unknown): void {
     const batch = this.batch
     this.batch = undefined
-    if (this.db.inTransaction) this.db.exec('ROLLBACK')
+    this.rollbackQuietly()
     batch?.settle(e)
+  }
+
+  /** Ends whatever is left of a failed transaction; never throws (the lock must always move on). */
+  private rollbackQuietly(): void {
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK')
+    } catch (e) {
+      console.error('[db] rollback failed:', (e as Error).message)
+    }
   }
 
   private cached(map: Map<string, Database.Statement>, conn: Database.Database, sql: string): Database.Statement {
