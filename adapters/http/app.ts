@@ -22,6 +22,7 @@ import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
 import type { Db } from '../service/db.js'
 import { idempotent } from './idempotent.js'
+import type { InflightRequests } from './inflight.js'
 import type { Idempotency } from '../service/idempotency.js'
 import type { WebhookOutbox } from '../service/outbox.js'
 import type { Wallet } from '../service/wallet.js'
@@ -46,6 +47,8 @@ export interface AppDeps {
   images: ImageService
   /** More route modules. */
   extraRoutes?: RouteSpec[]
+  /** Counts requests in flight (the service waits for them before closing its database). */
+  inflight?: InflightRequests
   version?: string
 }
 
@@ -58,6 +61,7 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): H3 {
   const app = new H3({ onError, silent: true })
+  if (deps.inflight) app.use(deps.inflight.middleware)
   const bodyLimit = deps.config.limits.bodyBytes
   const routes: RouteSpec[] = [
     ...renderRoutes(deps),

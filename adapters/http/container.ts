@@ -28,6 +28,7 @@ import { storageFor } from '../service/storage-select.js'
 import { TOKENS } from '../service/tokens.js'
 import { RenderWorker } from '../service/worker.js'
 import { createApp } from './app.js'
+import { InflightRequests } from './inflight.js'
 
 /** reelforge's version, from the package.json above this file (from source or from dist/). */
 function packageVersion(): string {
@@ -142,7 +143,8 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
     images,
   }
   deps.webhooks.connect(deps.events, deps.wallet)
-  const app = createApp({ ...deps, version })
+  const inflight = new InflightRequests()
+  const app = createApp({ ...deps, version, inflight })
   return {
     app,
     config,
@@ -164,6 +166,8 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
       await deps.queue.stop(graceMs)
       await images.stop()
       await deps.outbox.stop()
+      // Handlers still running (their clients may be gone) finish their writes before the database closes.
+      if (!(await inflight.drained(Math.min(graceMs ?? 30_000, 10_000)))) console.warn(`[serve] closing with ${inflight.active} request(s) still running`)
       isolated?.close()
       await deps.db.close()
     },

@@ -36,4 +36,32 @@ ops('metrics count the queue, the jobs by status, the webhook backlog and this p
   assert.is(after.status, 503, 'not ready once shutting down')
   assert.is((await after.json()).shutting_down, true)
 })
+ops('closing waits for a request still being handled: its job is stored, nothing meets a closed database', async () => {
+  const svc = await testService()
+  // A submission whose body is still arriving when the shutdown starts.
+  const body = JSON.stringify(titleEdit(1))
+  let finish!: () => void
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(body.slice(0, 20)))
+      finish = () => (c.enqueue(new TextEncoder().encode(body.slice(20))), c.close())
+    },
+  })
+  const init = { method: 'POST', headers: { authorization: `Bearer ${svc.live}`, 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit
+  const answer = svc.app.request('/v1/render', init)
+  await new Promise((r) => setTimeout(r, 50))
+  let closed = false
+  const closing = svc.close().then(() => (closed = true))
+  await new Promise((r) => setTimeout(r, 100))
+  assert.not.ok(closed, 'close waits while the request runs')
+  finish()
+  const res = await answer
+  assert.is(res.status, 201, await res.clone().text())
+  const { jobId } = (await res.json()) as { jobId: string }
+  await closing
+  assert.ok(closed)
+  const db = await (await import('../../../adapters/service/db.js')).openDatabase(svc.config.databaseUrl ?? (await import('../../../adapters/service/config.js')).dbPath(svc.config))
+  assert.is((await db.get<{ status: string }>('SELECT status FROM jobs WHERE id = ?', [jobId]))?.status, 'QUEUED', 'the job and its hold were stored')
+  await db.close()
+})
 ops.run()
