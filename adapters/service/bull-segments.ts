@@ -89,6 +89,7 @@ export function segmentWorker(o: { connection: Redis; renderer: Compositor; stor
     async (job, _token, signal) => {
       const t = job.data
       const dir = join(o.workRoot, `${t.parent}-${t.attempt}-${t.index}`)
+      o.log(`rendering segment ${t.index} of ${t.parent} (attempt ${job.attemptsMade + 1})`)
       let lastReport = 0
       try {
         const result = await o.renderer.render(t.edit, {

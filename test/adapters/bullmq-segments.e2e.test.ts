@@ -74,4 +74,21 @@ test('an 8 s render: both workers render a segment, the joined file has exactly 
   assert.is(ledger.filter((e) => e.job_id === r.body.jobId && e.kind === 'charge').length, 1, 'charged once')
 })
 
+test('cancelling a split render stops its pieces on both workers', async () => {
+  const edit = { timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: 'long', style: 'minimal' }, start: 0, length: 60, effect: 'zoomIn' }] }] }, output: { format: 'mp4', size: { width: 640, height: 360 }, fps: 25 } }
+  const { jobId } = (await api(ctx.port, ctx.key, 'POST', '/v1/render', edit)).body
+  const started = (i: number) => ctx.workers.some((w) => w.log().includes(`rendering segment ${i} of ${jobId}`))
+  for (let t = 0; t < 600 && !(started(0) && started(1)); t++) await new Promise((r) => setTimeout(r, 50))
+  assert.ok(started(0) && started(1), 'both pieces rendering')
+  assert.is((await api(ctx.port, ctx.key, 'DELETE', `/v1/render/${jobId}`)).status, 200)
+  const job = await waitStatus(ctx.port, ctx.key, jobId, ['FAILED', 'COMPLETE'], 30_000)
+  assert.is(job.status, 'FAILED')
+  assert.is(job.error, 'cancelled')
+  const logs = () => ctx.workers.map((w) => w.log()).join('\n')
+  for (let t = 0; t < 200 && !(logs().includes(`cancelling ${jobId}-1-0`) && logs().includes(`cancelling ${jobId}-1-1`)); t++) await new Promise((r) => setTimeout(r, 50))
+  assert.ok(logs().includes(`cancelling ${jobId}-1-0`) && logs().includes(`cancelling ${jobId}-1-1`), `both pieces cancelled:\n${logs()}`)
+  await new Promise((r) => setTimeout(r, 1000))
+  assert.not.ok(logs().includes(`rendered segment 0 of ${jobId}`) || logs().includes(`rendered segment 1 of ${jobId}`), 'no piece ran to the end')
+})
+
 test.run()

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe, renderSegmented } from '../../adapters/index.js'
+import { createRenderer, probe, renderSegmented, type PieceRenderer } from '../../adapters/index.js'
 import { decodeFrames, frameDiff, type Frames } from '../helpers/frames.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
@@ -57,5 +57,20 @@ test('other formats and short edits render in one piece', async () => {
   assert.is(short.frames, 20)
   const webm = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 2 }], { format: 'webm' }), { out: join(dir, 'x.webm'), segments: 2 })
   assert.is(webm.frames, 50)
+})
+test('a piece that fails stops the others and fails the render (pieces from any PieceRenderer)', async () => {
+  const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
+  const aborted: (number | 'sound')[] = []
+  // Piece 1 fails at once; the others wait until they are told to stop, as a remote worker would.
+  const pieces: PieceRenderer = (_piece, o) =>
+    new Promise((resolve, reject) => {
+      if (o.index === 1) return reject(new Error('piece 1 broke'))
+      o.signal?.addEventListener('abort', () => (aborted.push(o.index), reject(new Error('stopped'))), { once: true })
+    })
+  const e = edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 3 }], { fps: 25 })
+  let failure: unknown
+  await renderSegmented(renderer, e, { out: join(dir, 'broken.mp4'), segments: 3, pieces }).catch((err) => (failure = err))
+  assert.match(String(failure), /piece 1 broke/)
+  assert.equal(aborted.sort(), [0, 2], 'the other pieces were stopped')
 })
 test.run()
