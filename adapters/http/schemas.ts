@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { JOB_STATUSES } from '../service/api-types.js'
 
 /** Response bodies, as valibot schemas (documented in the OpenAPI document). */
 export const IssueSchema = v.object({ path: v.string(), message: v.string() })
@@ -11,7 +12,7 @@ export const QueuedSchema = v.object({ jobId: v.pipe(v.string(), v.uuid()), stat
 
 export const RenderStatusSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
-  status: v.picklist(['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED']),
+  status: v.picklist(JOB_STATUSES),
   stage: v.nullable(v.picklist(['fetching', 'rendering', 'encoding', 'saving'])),
   progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
   url: v.nullable(v.string()),

@@ -1,7 +1,8 @@
 // The /v1 API's record shapes, with no imports: the server builds them and the dashboard's browser bundle
 // reads them, so the two cannot drift apart.
 
-export type JobStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED'
+export const JOB_STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
 export type JobStage = 'fetching' | 'rendering' | 'encoding' | 'saving'
 
 /** An issue or warning with the path of the field it concerns. */
@@ -41,7 +42,8 @@ export interface ImageRecord {
   created_at: string
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 /** One webhook delivery of the log, with its payload and every attempt. */
 export interface Delivery {

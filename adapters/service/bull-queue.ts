@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis'
-import { Queue, QueueEvents, UnrecoverableError, type JobsOptions } from 'bullmq'
+import { Queue, QueueEvents, UnrecoverableError, type Job as BullJob, type JobsOptions, type WorkerOptions } from 'bullmq'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import type { Job, JobStage } from './jobs.js'
 import type { JobQueue } from './queue.js'
@@ -21,6 +21,25 @@ export function bullFailure(e: unknown, signal?: AbortSignal): unknown {
   if (e instanceof RenderError && !RETRYABLE.has(e.code)) return new UnrecoverableError(e.message)
   return e
 }
+
+/** Stops a BullMQ job: one still waiting is removed; one being worked is told over pub/sub, and its worker aborts. */
+export async function cancelBullJob(id: string, job: BullJob | undefined, publisher: Redis): Promise<void> {
+  const state = await job?.getState()
+  if (state === 'waiting' || state === 'delayed' || state === 'prioritized') await job!.remove()
+  else await publisher.publish(CANCEL_CHANNEL, id)
+}
+
+/**
+ * Options of every reelforge BullMQ worker (renders and pieces): a lock renewed while the job runs; a worker
+ * silent for `lockMs` (killed) loses its job to another through the stalled-job check, at most twice.
+ */
+export const workerOptions = (connection: Redis, concurrency: number, lockMs: number): WorkerOptions => ({
+  connection,
+  concurrency,
+  lockDuration: lockMs,
+  stalledInterval: Math.max(1000, lockMs / 2),
+  maxStalledCount: 2,
+})
 
 /** BullMQ wants no per-request retry limit on its blocking connections. */
 export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null })
@@ -82,12 +101,7 @@ export class BullQueue implements JobQueue {
   }
 
   cancel(jobId: string): void {
-    void (async () => {
-      const job = await this.queue.getJob(jobId)
-      const state = await job?.getState()
-      if (state === 'waiting' || state === 'delayed' || state === 'prioritized') await job!.remove()
-      else await this.publisher.publish(CANCEL_CHANNEL, jobId) // the worker rendering it aborts
-    })().catch((e) => console.error(`[bullmq] cancel ${jobId}: ${e.message}`))
+    void (async () => cancelBullJob(jobId, await this.queue.getJob(jobId), this.publisher))().catch((e) => console.error(`[bullmq] cancel ${jobId}: ${e.message}`))
   }
 
   start(): void {

@@ -4,7 +4,7 @@ import { Queue, QueueEvents, Worker, type Job } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { RenderError, type Compositor } from '../../core/index.js'
 import type { PieceRenderer } from '../parallel/segments.js'
-import { bullFailure } from './bull-queue.js'
+import { bullFailure, cancelBullJob, workerOptions } from './bull-queue.js'
 import { materialize, type Storage } from './storage.js'
 
 /**
@@ -37,7 +37,7 @@ const pieceName = (t: Pick<SegmentTask, 'attempt' | 'index'>) => `segment-${t.at
  * its file is read back from the shared storage once it is done. Progress comes through BullMQ's events;
  * cancelling the parent removes the pieces still waiting and tells the workers rendering the others.
  */
-export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: Redis; cancelChannel: string; storage: Storage; cacheDir: string; parent: string; attempt: number }): PieceRenderer & { cleanup(): Promise<void> } {
+export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: Redis; storage: Storage; cacheDir: string; parent: string; attempt: number }): PieceRenderer & { cleanup(): Promise<void> } {
   const keys: string[] = []
   const run: PieceRenderer = async (piece, o) => {
     const task: SegmentTask = { parent: d.parent, attempt: d.attempt, index: o.index, edit: piece }
@@ -51,7 +51,7 @@ export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: 
     const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
       if (jobId === job.id && typeof data === 'number') o.onProgress?.({ stage: 'rendering', progress: 0, frame: data, frames: 0, fps: 0, etaMs: 0 })
     }
-    const abort = () => void cancel(job).catch(() => {})
+    const abort = () => void cancelBullJob(String(job.id), job, d.publisher).catch(() => {})
     d.events.on('progress', onProgress)
     o.signal?.addEventListener('abort', abort, { once: true })
     try {
@@ -68,11 +68,6 @@ export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: 
       d.events.off('progress', onProgress)
       o.signal?.removeEventListener('abort', abort)
     }
-  }
-  const cancel = async (job: Job) => {
-    const state = await job.getState()
-    if (state === 'waiting' || state === 'delayed' || state === 'prioritized') await job.remove()
-    else await d.publisher.publish(d.cancelChannel, String(job.id))
   }
   return Object.assign(run, {
     /** Removes the pieces from storage once joined (the joined file is what stays). */
@@ -110,6 +105,6 @@ export function segmentWorker(o: { connection: Redis; renderer: Compositor; stor
         await rm(dir, { recursive: true, force: true })
       }
     },
-    { connection: o.connection, concurrency: o.concurrency, lockDuration: o.lockMs, stalledInterval: Math.max(1000, o.lockMs / 2), maxStalledCount: 2 },
+    workerOptions(o.connection, o.concurrency, o.lockMs),
   )
 }

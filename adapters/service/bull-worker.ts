@@ -1,7 +1,7 @@
 import { Queue, QueueEvents, Worker } from 'bullmq'
 import type { Compositor } from '../../core/index.js'
 import { renderSegmented } from '../parallel/segments.js'
-import { bullFailure, CANCEL_CHANNEL, RENDER_QUEUE, redisConnection } from './bull-queue.js'
+import { bullFailure, CANCEL_CHANNEL, RENDER_QUEUE, redisConnection, workerOptions } from './bull-queue.js'
 import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'
 import { renderToStorage, type RenderOutcome, type RenderTask } from './render-task.js'
 import type { Storage } from './storage.js'
@@ -42,7 +42,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
   /** The renderer a job uses: split over the workers when the server asked for segments, else this one. */
   const rendererFor = (task: RenderTask, attempt: number): { renderer: Compositor; done(): Promise<void> } => {
     if (!task.segments || task.segments < 2) return { renderer: o.renderer, done: async () => {} }
-    const remote = remotePieces({ queue: pieceQueue, events: pieceEvents, publisher, cancelChannel: CANCEL_CHANNEL, storage: o.storage, cacheDir: o.cacheDir, parent: task.id, attempt })
+    const remote = remotePieces({ queue: pieceQueue, events: pieceEvents, publisher, storage: o.storage, cacheDir: o.cacheDir, parent: task.id, attempt })
     const r = o.renderer
     return {
       renderer: { registry: r.registry, validate: (e) => r.validate(e), plan: (e, p) => r.plan(e, p), render: (edit, ro) => renderSegmented(r, edit, { ...ro, segments: task.segments, pieces: remote }) },
@@ -69,7 +69,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
         await done()
       }
     },
-    { connection, concurrency: o.concurrency, lockDuration: o.lockMs, stalledInterval: Math.max(1000, o.lockMs / 2), maxStalledCount: 2 },
+    workerOptions(connection, o.concurrency, o.lockMs),
   )
   worker.on('error', (e) => log(`[bullmq] ${e.message}`))
   pieces.on('error', (e) => log(`[bullmq] ${e.message}`))

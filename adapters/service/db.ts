@@ -4,7 +4,7 @@ import type { Sql } from './sql.js'
 export type Db = Sql
 
 /** True for a PostgreSQL connection URL (otherwise the target is a SQLite file path). */
-export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target)
+const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target)
 
 /**
  * Opens the service database: PostgreSQL for a `postgres://` URL, else the embedded SQLite file at that path.

@@ -34,8 +34,8 @@ function newBatch(): Batch {
  * Writes take the writer through an in-process FIFO lock. Group commit: a request's transaction runs as a
  * savepoint of one SQLite transaction shared with the requests that reach the writer while it is open; when
  * it finishes its savepoint is released and it waits; the COMMIT runs one event-loop turn after the writer
- * falls idle (or once 64 have joined), and only then do they all answer. One COMMIT (~100 µs of WAL writes here) serves many requests; a request that
- * fails rolls back to its own savepoint and leaves the others. Between processes (render children, a second
+ * falls idle (or once 64 have joined), and only then do they all answer. One COMMIT (~100 µs of WAL writes
+ * here) serves many requests; a request that fails rolls back to its own savepoint and leaves the others. Between processes (render children, a second
  * server) SQLite's own write lock and the busy timeout serialise.
  */
 export class SqliteSql implements Sql {

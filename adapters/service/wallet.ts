@@ -55,7 +55,10 @@ export class Wallet implements Billing {
   }
 
   async state(accountId: string): Promise<WalletState> {
-    const w = await this.row(accountId)
+    return this.toState(await this.row(accountId))
+  }
+
+  private toState(w: WalletRow): WalletState {
     return { balance: w.balance, held: w.held, available: w.balance - w.held, low_balance_threshold: w.low_threshold ?? this.pricing.lowBalanceThreshold }
   }
 
@@ -69,8 +72,7 @@ export class Wallet implements Billing {
 
   async deposit(accountId: string, amount: number, note?: string): Promise<WalletState> {
     if (!(amount > 0) || !Number.isFinite(amount)) throw new ServiceError('E_VALIDATION', 'amount must be a positive number', { issues: [{ path: 'amount', message: 'must be a positive number' }] })
-    await this.db.transaction(() => this.append(accountId, 'deposit', amount, null, note ?? null))
-    const state = await this.state(accountId)
+    const state = this.toState(await this.db.transaction(async () => this.append(accountId, 'deposit', amount, null, note ?? null, await this.row(accountId))))
     await this.listener?.deposit(accountId, amount, state.balance)
     return state
   }
@@ -111,15 +113,14 @@ export class Wallet implements Billing {
   /** Charges `amount` against the job's hold (plus available credits if the hold is short); idempotent per job. */
   charge(accountId: string, jobId: string, amount: number): Promise<number> {
     return this.db.transaction(async () => {
-      await this.row(accountId) // the account's lock first: concurrent settlements of one job wait here
+      let w = await this.row(accountId) // the account's lock first: concurrent settlements of one job wait here
       const already = await this.db.get<{ amount: number }>(`SELECT amount FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId])
       if (already) return already.amount
       const hold = await this.holdOf(jobId)
       const heldForJob = hold ? hold.amount - (await this.releasedOf(jobId)) : 0
-      if (heldForJob > 0) await this.append(accountId, 'release', heldForJob, jobId, 'settled')
-      const w = await this.row(accountId)
+      if (heldForJob > 0) w = await this.append(accountId, 'release', heldForJob, jobId, 'settled', w)
       const charged = Math.max(0, Math.min(amount, w.balance - w.held))
-      await this.append(accountId, 'charge', charged, jobId, charged < amount ? `short by ${round(amount - charged)}` : null)
+      await this.append(accountId, 'charge', charged, jobId, charged < amount ? `short by ${round(amount - charged)}` : null, w)
       return charged
     })
   }
@@ -129,9 +130,9 @@ export class Wallet implements Billing {
     await this.db.transaction(async () => {
       const hold = await this.holdOf(jobId)
       if (!hold) return
-      await this.row(hold.account_id)
+      const w = await this.row(hold.account_id)
       const left = hold.amount - (await this.releasedOf(jobId))
-      if (left > 0 && !(await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))) await this.append(hold.account_id, 'release', left, jobId, 'released')
+      if (left > 0 && !(await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))) await this.append(hold.account_id, 'release', left, jobId, 'released', w)
     })
   }
 
@@ -153,9 +154,11 @@ export class Wallet implements Billing {
     return (await this.db.get<WalletRow>(`SELECT * FROM wallets WHERE account_id = ? ${this.db.forUpdate}`, [accountId]))!
   }
 
-  /** One ledger row plus the totals it implies (callers hold a transaction; `current` when they just read the row). */
-  private async append(accountId: string, kind: LedgerKind, amount: number, jobId: string | null, note: string | null, current?: WalletRow): Promise<void> {
-    const w = current ?? (await this.row(accountId))
+  /**
+   * One ledger row plus the totals it implies, from the account's row `w` as the caller holds it (in its
+   * transaction); returns the row as it is now, so a second entry in the same transaction needs no re-read.
+   */
+  private async append(accountId: string, kind: LedgerKind, amount: number, jobId: string | null, note: string | null, w: WalletRow): Promise<WalletRow> {
     const balance = w.balance + (kind === 'deposit' || kind === 'refund' ? amount : kind === 'charge' ? -amount : 0)
     const held = w.held + (kind === 'hold' ? amount : kind === 'release' ? -amount : 0)
     await this.db.run('INSERT INTO wallet_ledger (account_id, kind, amount, job_id, note, balance_after, held_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [accountId, kind, amount, jobId, note, balance, held, nowIso()])
@@ -163,8 +166,10 @@ export class Wallet implements Billing {
     // Low balance fires once per crossing: armed again when the balance is back at or above the threshold.
     const crossed = w.low_notified === 0 && balance < threshold && w.balance >= threshold
     const rearm = balance >= threshold
-    await this.db.run('UPDATE wallets SET balance = ?, held = ?, low_notified = ? WHERE account_id = ?', [balance, held, rearm ? 0 : crossed ? 1 : w.low_notified, accountId])
+    const lowNotified = rearm ? 0 : crossed ? 1 : w.low_notified
+    await this.db.run('UPDATE wallets SET balance = ?, held = ?, low_notified = ? WHERE account_id = ?', [balance, held, lowNotified, accountId])
     if (crossed) this.db.afterCommit(async () => void (await this.listener?.lowBalance(accountId, balance, threshold)))
+    return { balance, held, low_threshold: w.low_threshold, low_notified: lowNotified }
   }
 }
 

@@ -100,3 +100,14 @@ export function FieldError({ error, path, id }: { error?: Error; path: string; i
   return issue ? <span class="field-error" id={id}>{issue.message}</span> : null
 }
 export const fieldInvalid = (error: Error | undefined, path: string) => error instanceof ApiError && error.issues.some((i) => i.path === path)
+
+/** A labelled list filter: "all" (the empty value) or one of `options`. */
+export const FilterSelect = ({ label, value, options, onChange }: { label: string; value: string; options: readonly string[]; onChange(v: string): void }) => (
+  <label>
+    {label}{' '}
+    <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+      <option value="">all</option>
+      {options.map((o) => <option value={o}>{o}</option>)}
+    </select>
+  </label>
+)

@@ -5,6 +5,7 @@ import type { Billing } from '../../service/billing.js'
 import type { ServiceConfig } from '../../service/config.js'
 import { ServiceError } from '../../service/errors.js'
 import type { JobEvents } from '../../service/events.js'
+import { JOB_STATUSES } from '../../service/api-types.js'
 import { toStatus, type JobStore } from '../../service/jobs.js'
 import type { KeyStore } from '../../service/keys.js'
 import { checkLimits } from '../../service/limits.js'
@@ -95,7 +96,7 @@ export function renderRoutes(d: RenderRouteDeps) {
         const principal = await authenticate(event, d.keys)
         const q = queryParams(event)
         const limit = q.limit(50, 200)
-        const jobs = await d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const), before: q.string('before') })
+        const jobs = await d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', JOB_STATUSES), before: q.string('before') })
         return { renders: jobs.map(toStatus), next: jobs.length === limit ? jobs.at(-1)!.createdAt : null }
       },
     },

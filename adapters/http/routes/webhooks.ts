@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import type { NetworkPolicy } from '../../../plugins/index.js'
 import { ServiceError } from '../../service/errors.js'
 import type { KeyStore } from '../../service/keys.js'
+import { DELIVERY_STATUSES } from '../../service/api-types.js'
 import type { WebhookOutbox } from '../../service/outbox.js'
 import { WebhookConfigSchema, type Webhooks } from '../../service/webhooks.js'
 import { authenticate } from '../auth.js'
@@ -12,7 +13,7 @@ import { ErrorBodySchema } from '../schemas.js'
 
 const ShownSchema = v.object({ url: v.string(), events: v.array(v.string()), secret: v.string() })
 const DeliverySchema = v.object({
-  id: v.string(), event: v.string(), target: v.picklist(['callback', 'global']), url: v.string(), status: v.picklist(['pending', 'delivered', 'failed']),
+  id: v.string(), event: v.string(), target: v.picklist(['callback', 'global']), url: v.string(), status: v.picklist(DELIVERY_STATUSES),
   attempts: v.number(), retry: v.number(), next_attempt_at: v.nullable(v.string()), last_status: v.nullable(v.number()), last_error: v.nullable(v.string()),
   created_at: v.string(), updated_at: v.string(), delivered_at: v.nullable(v.string()), payload: v.unknown(),
   attempt_log: v.array(v.object({ attempt: v.number(), at: v.string(), status: v.nullable(v.number()), error: v.nullable(v.string()), duration_ms: v.number() })),
@@ -74,7 +75,7 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
         const q = queryParams(event)
-        return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', ['pending', 'delivered', 'failed'] as const), event: q.string('event'), limit: q.limit(50, 200) }) }
+        return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', DELIVERY_STATUSES), event: q.string('event'), limit: q.limit(50, 200) }) }
       },
     },
     {

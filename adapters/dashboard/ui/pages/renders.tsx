@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
+import { JOB_STATUSES } from '../../../service/api-types.js'
 import { api, isActive, type Render } from '../api'
-import { credits, Json, Media, Notice, Progress, seconds, StatusBadge, usePoll, when } from '../components'
+import { credits, FilterSelect, Json, Media, Notice, Progress, seconds, StatusBadge, usePoll, when } from '../components'
 
-const STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const
 
 /** Renders: the account's jobs, live while any is moving; one job's page with its output and edit. */
 export function RendersPage({ id }: { id?: string }) {
@@ -20,13 +20,7 @@ function RenderList() {
     <section aria-labelledby="renders-title">
       <h1 id="renders-title">Renders</h1>
       <div class="toolbar">
-        <label>
-          Status{' '}
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">all</option>
-            {STATUSES.map((s) => <option value={s}>{s}</option>)}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={status} options={JOB_STATUSES} onChange={setStatus} />
         <a class="button" href="#/playground">New render</a>
       </div>
       <Notice error={error} />

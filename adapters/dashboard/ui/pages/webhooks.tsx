@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import { EVENT_NAMES } from '../../../service/vocabulary.js'
-import type { Delivery } from '../../../service/api-types.js'
+import { DELIVERY_STATUSES, type Delivery } from '../../../service/api-types.js'
 import { api, ApiError } from '../api'
-import { FieldError, fieldInvalid, IssueList, Json, Notice, StatusBadge, usePoll, when } from '../components'
+import { FieldError, fieldInvalid, FilterSelect, IssueList, Json, Notice, StatusBadge, usePoll, when } from '../components'
 
 /** Webhooks: the global webhook form, and the delivery log with filters, payloads, attempts and Replay. */
 export function WebhooksPage() {
@@ -102,22 +102,8 @@ function DeliveryLog() {
     <div aria-labelledby="log-title">
       <h2 id="log-title">Delivery log</h2>
       <div class="toolbar">
-        <label>
-          Status{' '}
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">all</option>
-            <option value="pending">pending</option>
-            <option value="delivered">delivered</option>
-            <option value="failed">failed</option>
-          </select>
-        </label>
-        <label>
-          Event{' '}
-          <select value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
-            <option value="">all</option>
-            {EVENT_NAMES.map((n) => <option value={n}>{n}</option>)}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={status} options={DELIVERY_STATUSES} onChange={setStatus} />
+        <FilterSelect label="Event" value={event} options={EVENT_NAMES} onChange={setEvent} />
         <button type="button" onClick={() => log.reload()}>Refresh</button>
       </div>
       <Notice error={error ?? log.error}>{note}</Notice>
