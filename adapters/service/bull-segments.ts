@@ -39,6 +39,8 @@ const pieceName = (t: Pick<SegmentTask, 'attempt' | 'index'>) => `segment-${t.at
  */
 export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: Redis; storage: Storage; cacheDir: string; parent: string; attempt: number }): PieceRenderer & { cleanup(): Promise<void> } {
   const keys: string[] = []
+  /** Local copies made of pieces in object storage (local storage hands out the stored file itself). */
+  const downloads: string[] = []
   const run: PieceRenderer = async (piece, o) => {
     const task: SegmentTask = { parent: d.parent, attempt: d.attempt, index: o.index, edit: piece }
     const job: Job<SegmentTask, SegmentOutcome> = await d.queue.add('segment', task, {
@@ -59,6 +61,7 @@ export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: 
       keys.push(outcome.key)
       const path = await materialize(d.storage, outcome.key, d.cacheDir)
       if (!path) throw new RenderError('E_OUTPUT_FAILED', `segment ${o.index} of ${d.parent} is missing from storage (${outcome.key})`)
+      if (path !== d.storage.localPath(outcome.key)) downloads.push(path)
       return { path, width: outcome.width, height: outcome.height, drawn: outcome.drawn }
     } catch (e) {
       if (o.signal?.aborted) throw new RenderError('E_CANCELLED', 'cancelled')
@@ -70,9 +73,9 @@ export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: 
     }
   }
   return Object.assign(run, {
-    /** Removes the pieces from storage once joined (the joined file is what stays). */
+    /** Removes the pieces from storage, and their downloaded copies, once joined (the joined file is what stays). */
     async cleanup() {
-      await Promise.all(keys.map((k) => d.storage.remove(k).catch(() => {})))
+      await Promise.all([...keys.map((k) => d.storage.remove(k).catch(() => {})), ...downloads.map((f) => rm(f, { force: true }))])
     },
   })
 }
