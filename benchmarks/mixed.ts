@@ -3,11 +3,23 @@ import { join } from 'node:path'
 import { runFfmpeg } from '../core/index.js'
 import { slideshowMedia } from './lib/media.js'
 
+/**
+ * The second video clip's source. `fractal` (the default) is a zooming Mandelbrot set: detail moving over the
+ * whole frame at ≈ 14 Mbit/s, the bitrate of a phone's 1080p30 recording. `noise` is the worst case kept for
+ * comparison: Conway's life at 1080p, ≈ 75 Mbit/s of random-looking pixels, whose H.264 CABAC decoding alone takes
+ * ~30 ms a frame here.
+ */
+export type SecondVideo = 'fractal' | 'noise'
+const SECOND: Record<SecondVideo, { file: string; lavfi: string }> = {
+  fractal: { file: 'video-fractal.mp4', lavfi: 'mandelbrot=s=1920x1080:r=30' },
+  noise: { file: 'video-b.mp4', lavfi: 'life=s=1920x1080:r=30:mold=10:ratio=0.5:death_color=#203040,scale=1920:1080,format=yuv420p' },
+}
+
 /** Generated sources for the mixed timeline: two 1080p30 videos and a soundtrack as long as the timeline. */
-async function mixedMedia(dir: string, seconds: number) {
+async function mixedMedia(dir: string, seconds: number, second: SecondVideo) {
   const images = await slideshowMedia(dir)
-  const videos = [join(dir, 'video-a.mp4'), join(dir, 'video-b.mp4')]
-  const sources = ['testsrc2=s=1920x1080:r=30:d=16', 'life=s=1920x1080:r=30:mold=10:ratio=0.5:death_color=#203040,scale=1920:1080,format=yuv420p']
+  const videos = [join(dir, 'video-a.mp4'), join(dir, SECOND[second].file)]
+  const sources = ['testsrc2=s=1920x1080:r=30:d=16', SECOND[second].lavfi]
   for (const [i, v] of videos.entries()) {
     if (!existsSync(v)) await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', sources[i]!, '-f', 'lavfi', '-i', `sine=frequency=${330 + 110 * i}:duration=16`, '-t', '16', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', v])
   }
@@ -27,8 +39,8 @@ const title = (text: string, start: number) => ({
  * The mixed benchmark timeline: per minute, two 15 s video clips, four 7.5 s images and three html titles
  * over them, with fades, on a soundtrack; `minutes` repeats the minute (1 = the 60 s case, 10 = 10 min).
  */
-export async function mixedEdit(dir: string, minutes: number) {
-  const { images, videos, music } = await mixedMedia(dir, minutes * 60)
+export async function mixedEdit(dir: string, minutes: number, second: SecondVideo = 'fractal') {
+  const { images, videos, music } = await mixedMedia(dir, minutes * 60, second)
   const media: object[] = []
   const titles: object[] = []
   for (let m = 0; m < minutes; m++) {

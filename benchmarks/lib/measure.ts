@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process'
-import { treeRss } from './tree-rss.js'
+import { treeProcesses } from './tree-rss.js'
 
 export interface Measured {
   wallMs: number
   peakRss: number
+  /** Peak resident memory of each kind of process in the tree (one process of that kind at a time). */
+  peakByRole: Map<string, number>
+  /** CPU seconds each kind of process used, all its processes together (as last sampled). */
+  cpuByRole: Map<string, number>
   stdout: string
 }
 
@@ -13,17 +17,28 @@ export function measure(cmd: string, args: string[], opts: { cwd?: string; env?:
     const started = performance.now()
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
     let peakRss = 0
+    const peakByRole = new Map<string, number>()
+    const cpuByPid = new Map<number, { role: string; cpu: number }>()
     let stdout = ''
     let stderr = ''
-    const sample = () => (peakRss = Math.max(peakRss, treeRss(child.pid!)))
+    const sample = () => {
+      const procs = treeProcesses(child.pid!)
+      peakRss = Math.max(peakRss, procs.reduce((sum, p) => sum + p.rss, 0))
+      for (const p of procs) {
+        peakByRole.set(p.role, Math.max(peakByRole.get(p.role) ?? 0, p.rss))
+        cpuByPid.set(p.pid, { role: p.role, cpu: p.cpu })
+      }
+    }
     const timer = setInterval(sample, 50)
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)))
     child.on('close', (code) => {
       clearInterval(timer)
       const wallMs = performance.now() - started
+      const cpuByRole = new Map<string, number>()
+      for (const { role, cpu } of cpuByPid.values()) cpuByRole.set(role, (cpuByRole.get(role) ?? 0) + cpu)
       if (code !== 0) reject(new Error(`${cmd} exited ${code}: ${stderr}`))
-      else resolve({ wallMs, peakRss, stdout })
+      else resolve({ wallMs, peakRss, peakByRole, cpuByRole, stdout })
     })
   })
 }

@@ -2,6 +2,22 @@ import { readdirSync, readFileSync } from 'node:fs'
 
 /** Resident memory (bytes) of a process and all its descendants, read from /proc. */
 export function treeRss(root: number): number {
+  let total = 0
+  for (const p of treeProcesses(root)) total += p.rss
+  return total
+}
+
+export interface ProcessMemory {
+  pid: number
+  /** What the process is: its command name, and for ffmpeg its role (encoder reads frames from stdin). */
+  role: string
+  rss: number
+  /** CPU seconds used so far (user + system). */
+  cpu: number
+}
+
+/** Every process of the tree under `root` with its resident memory. */
+export function treeProcesses(root: number): ProcessMemory[] {
   const children = new Map<number, number[]>()
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
@@ -15,17 +31,33 @@ export function treeRss(root: number): number {
       // The process ended while we looked.
     }
   }
-  let total = 0
+  const found: ProcessMemory[] = []
   const stack = [root]
   while (stack.length) {
     const pid = stack.pop()!
     try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-      if (m) total += Number(m[1]) * 1024
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+      const m = /VmRSS:\s+(\d+) kB/.exec(status)
+      if (m) found.push({ pid, role: role(pid, /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'), rss: Number(m[1]) * 1024, cpu: cpuSeconds(pid) })
     } catch {
       continue
     }
     stack.push(...(children.get(pid) ?? []))
   }
-  return total
+  return found
+}
+
+function role(pid: number, name: string): string {
+  if (name !== 'ffmpeg') return name
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+  if (args.includes('pipe:0')) return 'ffmpeg encoder'
+  if (args.includes('pipe:1')) return 'ffmpeg decoder'
+  return 'ffmpeg'
+}
+
+/** utime + stime from /proc/PID/stat, in seconds (the kernel counts in USER_HZ = 100 ticks a second on Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }

@@ -19,29 +19,53 @@ void main() {
   vQ = q;
 }`
 
+/** Which variant of the layer shader a draw needs. Each costs per pixel only what it uses. */
+interface Variant {
+  /** Sampled by a luma matte. */
+  masked: boolean
+  /** Has a soft-edged wipe (a dynamic branch still costs its full price per pixel on llvmpipe). */
+  wiped: boolean
+  /** The first layer on the freshly cleared frame: the clear colour (premultiplied) it blends onto. */
+  onClear?: readonly [number, number, number, number]
+}
+
 /**
  * The layer shader: texture → filter (`look`) → soft wipe edge → luma mask → opacity, all premultiplied.
  * `uTex`, `vUV` and `uTexel` (one texel in UV) are in scope for filters that sample neighbours (blur).
+ * The `onClear` variant blends onto the known clear colour itself, as constants (a black, opaque background
+ * reduces to `vec4(c.rgb, 1.0)`), and GL blending stays off: on a software rasteriser (llvmpipe) reading the
+ * destination back costs as much as shading the layer.
  */
-const FRAGMENT = (filter: string, masked: boolean) => `
+const FRAGMENT = (filter: string, v: Variant) => `
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float; // texel-exact (NEAREST) sampling needs UVs finer than one texel of a 4K frame
+#else
 precision mediump float;
+#endif
 uniform sampler2D uTex;
 uniform vec2 uTexel;
 uniform float uOpacity;
-uniform vec4 uWipe;    // (enabled, position 0..1 along x, softness, direction: 1 from left, -1 from right)
-${masked ? 'uniform sampler2D uMask;\nuniform vec2 uFrame2;' : ''}
+${v.wiped ? 'uniform vec4 uWipe;    // (enabled, position 0..1 along x, softness, direction: 1 from left, -1 from right)' : ''}
+${v.masked ? 'uniform sampler2D uMask;\nuniform vec2 uFrame2;' : ''}
 varying vec2 vUV;
 varying vec2 vQ;
 vec4 look(vec4 c) { ${filter} }
 void main() {
   vec4 c = look(texture2D(uTex, vUV));
-  if (uWipe.x > 0.5) {
-    float x = uWipe.w > 0.0 ? vQ.x : 1.0 - vQ.x;
-    c *= 1.0 - smoothstep(uWipe.y - uWipe.z, uWipe.y, x);
-  }
-  ${masked ? 'vec4 m = texture2D(uMask, gl_FragCoord.xy / uFrame2); c *= dot(m.rgb, vec3(0.2126, 0.7152, 0.0722));' : ''}
-  gl_FragColor = c * uOpacity;
+  ${v.wiped ? `float x = uWipe.w > 0.0 ? vQ.x : 1.0 - vQ.x;
+  c *= 1.0 - smoothstep(uWipe.y - uWipe.z, uWipe.y, x);` : ''}
+  ${v.masked ? 'vec4 m = texture2D(uMask, gl_FragCoord.xy / uFrame2); c *= dot(m.rgb, vec3(0.2126, 0.7152, 0.0722));' : ''}
+  c *= uOpacity;
+  gl_FragColor = ${v.onClear ? overClear(v.onClear) : 'c'};
 }`
+
+/** `c` composited over a constant premultiplied colour, as GLSL with the zeros and ones folded away. */
+function overClear([r, g, b, a]: readonly [number, number, number, number]): string {
+  const f = (x: number) => (Number.isInteger(x) ? `${x}.0` : String(x))
+  const rgb = r === 0 && g === 0 && b === 0 ? 'c.rgb' : `c.rgb + vec3(${f(r)}, ${f(g)}, ${f(b)}) * (1.0 - c.a)`
+  const alpha = a === 1 ? '1.0' : a === 0 ? 'c.a' : `c.a + ${f(a)} * (1.0 - c.a)`
+  return `vec4(${rgb}, ${alpha})`
+}
 
 /** Per-draw parameters; reused between frames to avoid allocation. */
 export interface DrawCall {
@@ -83,22 +107,25 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
   const { gl, frame } = gpu
   const sources = ['return c;', ...filters]
   const programs = new Map<string, ReturnType<typeof compile>>()
-  const compile = (body: string, masked: boolean) => {
-    const program = gpu.program(VERTEX, FRAGMENT(body, masked))
+  const compile = (body: string, variant: Variant) => {
+    const program = gpu.program(VERTEX, FRAGMENT(body, variant))
     const u = (name: string) => gl.getUniformLocation(program, name)
     return {
-      program, masked, aUnit: gl.getAttribLocation(program, 'aUnit'), m0: u('uM0'), m1: u('uM1'), frame: u('uFrame'), frame2: u('uFrame2'), quad: u('uQuad'), uv: u('uUV'),
+      program, masked: variant.masked, aUnit: gl.getAttribLocation(program, 'aUnit'), m0: u('uM0'), m1: u('uM1'), frame: u('uFrame'), frame2: u('uFrame2'), quad: u('uQuad'), uv: u('uUV'),
       opacity: u('uOpacity'), tex: u('uTex'), texel: u('uTexel'), wipe: u('uWipe'), mask: u('uMask'),
     }
   }
-  // Programs are compiled at plan time: unmasked for every filter now, masked ones on first use.
-  const programFor = (filter: number, masked: boolean) => {
-    const key = `${filter}:${masked}`
+  // Programs are compiled at plan time: unmasked for every filter now (a broken filter fails before any
+  // frame), the other variants of the same sources on first use.
+  const programFor = (filter: number, masked: boolean, wiped: boolean, onClear: boolean) => {
+    const key = `${filter}:${masked}:${wiped}:${onClear}`
     let p = programs.get(key)
-    if (!p) programs.set(key, (p = compile(sources[filter + 1]!, masked)))
+    if (!p) programs.set(key, (p = compile(sources[filter + 1]!, { masked, wiped, onClear: onClear ? background : undefined })))
     return p
   }
-  sources.forEach((_, i) => programFor(i - 1, false))
+  sources.forEach((_, i) => programFor(i - 1, false, false, false))
+  /** Sampling filter last set on each texture (they are created LINEAR). */
+  const sampling = new WeakMap<Texture, number>()
 
   const buffer = gl.createBuffer()
   gl.bindBuffer(gl.ARRAY_BUFFER, buffer)
@@ -107,6 +134,9 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
   const scratchTexture = (i: number) => (scratch[i] ??= gpu.texture(null, frame.width, frame.height))
   let maskFbo: WebGLFramebuffer | undefined
   let current: ReturnType<typeof compile> | undefined
+  /** True from `begin()` until the first draw: the frame holds nothing but the clear colour. */
+  let cleared = false
+  let blending = true
 
   const setup = () => {
     gl.viewport(0, 0, frame.width, frame.height)
@@ -115,6 +145,25 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
     gl.activeTexture(gl.TEXTURE0)
     current = undefined
+    blending = true
+  }
+  const blend = (on: boolean) => {
+    if (on === blending) return
+    blending = on
+    if (on) gl.enable(gl.BLEND)
+    else gl.disable(gl.BLEND)
+  }
+  /**
+   * NEAREST where every pixel centre lands on a texel centre (the usual case: sources are decoded and
+   * rasterised at the size they are drawn, at whole-pixel positions) — the same pixels LINEAR gives, at a
+   * fraction of a software rasteriser's cost. LINEAR everywhere else. Filters may sample neighbours: LINEAR.
+   */
+  const sample = (c: DrawCall) => {
+    const filter = c.filter === -1 && texelExact(c) ? gl.NEAREST : gl.LINEAR
+    if ((sampling.get(c.texture) ?? gl.LINEAR) === filter) return
+    sampling.set(c.texture, filter)
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter)
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter)
   }
   setup()
 
@@ -139,10 +188,15 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
       setup()
       gl.clearColor(background[0], background[1], background[2], background[3])
       gl.clear(gl.COLOR_BUFFER_BIT)
+      cleared = true
     },
     draw(c) {
-      const p = programFor(c.filter, !!c.mask)
+      const onClear = cleared
+      cleared = false
+      const wiped = c.wipe[0] > 0.5
+      const p = programFor(c.filter, !!c.mask, wiped, onClear)
       use(p)
+      blend(!onClear)
       const m = c.matrix
       gl.uniform3f(p.m0, m[0], m[2], m[4])
       gl.uniform3f(p.m1, m[1], m[3], m[5])
@@ -150,16 +204,18 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
       gl.uniform4f(p.uv, c.uv[0], c.uv[1], c.uv[2], c.uv[3])
       gl.uniform1f(p.opacity, c.opacity)
       gl.uniform2f(p.texel, 1 / c.texture.width, 1 / c.texture.height)
-      gl.uniform4f(p.wipe, c.wipe[0], c.wipe[1], c.wipe[2], c.wipe[3])
+      if (wiped) gl.uniform4f(p.wipe, c.wipe[0], c.wipe[1], c.wipe[2], c.wipe[3])
       if (c.mask) {
         gl.activeTexture(gl.TEXTURE1)
         gl.bindTexture(gl.TEXTURE_2D, c.mask.handle)
         gl.activeTexture(gl.TEXTURE0)
       }
       gl.bindTexture(gl.TEXTURE_2D, c.texture.handle)
+      sample(c)
       gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4)
     },
     snapshot(slot) {
+      cleared = false // a multi-pass effect draws next; keep to the general path
       const t = scratchTexture(slot)
       gl.bindTexture(gl.TEXTURE_2D, t.handle)
       gl.copyTexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, 0, 0, frame.width, frame.height)
@@ -175,11 +231,15 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
       gl.bindFramebuffer(gl.FRAMEBUFFER, maskFbo)
       gl.clearColor(0, 0, 0, 1)
       gl.clear(gl.COLOR_BUFFER_BIT)
+      const mainCleared = cleared
+      cleared = false // the matte's draws blend onto its own black
       fn()
+      cleared = mainCleared
       gl.bindFramebuffer(gl.FRAMEBUFFER, null)
       return t
     },
     reset() {
+      cleared = false
       gl.bindFramebuffer(gl.FRAMEBUFFER, null)
       setup()
     },
@@ -194,4 +254,17 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
     },
   }
   return painter
+}
+
+/** Whether each pixel centre the draw covers samples exactly one texel centre: axis-aligned, one texel per pixel, whole-texel offset. */
+export function texelExact(c: DrawCall): boolean {
+  const [a, b, cc, d, e, f] = c.matrix
+  if (b !== 0 || cc !== 0 || a <= 0 || d <= 0) return false
+  const du = (c.uv[2] - c.uv[0]) * c.texture.width
+  const dv = (c.uv[3] - c.uv[1]) * c.texture.height
+  if (Math.abs(a - du) > 1e-3 || Math.abs(d - dv) > 1e-3) return false
+  // Pixel centre x + ½ samples texel u0·W + (x + ½ − e): a texel centre when u0·W − e is a whole number.
+  const ox = c.uv[0] * c.texture.width - e
+  const oy = c.uv[1] * c.texture.height - f
+  return Math.abs(ox - Math.round(ox)) < 1e-3 && Math.abs(oy - Math.round(oy)) < 1e-3
 }
