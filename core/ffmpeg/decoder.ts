@@ -1,4 +1,5 @@
 import { RenderError } from '../errors.js'
+import { FrameSocket } from './frame-socket.js'
 import { lastLines, spawnFfmpeg, type FfmpegProcess } from './run.js'
 
 export interface DecoderOptions {
@@ -26,11 +27,13 @@ export interface DecoderOptions {
 
 /**
  * Streams a video source as raw RGBA frames at the output rate from a native ffmpeg child: ffmpeg seeks,
- * retimes (`setpts`), resamples to the output fps and scales, so the compositor only uploads. Read-ahead is
- * bounded: when `readAhead` frames wait, the pipe is paused and ffmpeg blocks.
+ * retimes (`setpts`), resamples to the output fps and scales, so the compositor only uploads. Frames arrive
+ * over a Unix socket straight into reused frame buffers (see FrameSocket), else over stdout. Read-ahead is
+ * bounded: when `readAhead` frames wait, reading pauses and ffmpeg blocks.
  */
 export class RawVideoDecoder {
-  private readonly ff: FfmpegProcess
+  private ff!: FfmpegProcess
+  private socket: FrameSocket | undefined
   private readonly frameBytes: number
   private readonly queue: Uint8Array[] = []
   private readonly spare: Uint8Array[] = []
@@ -40,6 +43,10 @@ export class RawVideoDecoder {
   private head = 0
   private current: { index: number; data: Uint8Array } | undefined
   private ended = false
+  /** The frame stream reached its end (socket transport; stdout's end comes with the exit status). */
+  private streamEnded = false
+  /** ffmpeg's exit status once it has exited. */
+  private exitedCode: number | undefined
   private failure: Error | undefined
   private waiter: (() => void) | undefined
   private readonly readAhead: number
@@ -48,6 +55,11 @@ export class RawVideoDecoder {
   constructor(private readonly opts: DecoderOptions) {
     this.frameBytes = opts.width * opts.height * 4
     this.readAhead = opts.readAhead ?? 3
+    this.launch(FrameSocket.create())
+  }
+
+  private launch(socket: FrameSocket | undefined) {
+    const opts = this.opts
     const filters = [
       'setpts=(PTS-STARTPTS)/' + opts.speed.toFixed(6),
       `fps=${opts.fps}`,
@@ -63,23 +75,58 @@ export class RawVideoDecoder {
       '-an', '-sn', '-dn',
       '-vf', filters.join(','),
       ...(opts.frames ? ['-frames:v', String(Math.max(1, opts.frames))] : []),
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', ...(socket ? socket.outputArgs : ['pipe:1']),
     ]
-    this.ff = spawnFfmpeg(args, { stdout: true })
-    const out = this.ff.child.stdout!
-    out.on('data', (chunk: Buffer) => this.take(chunk))
-    this.ff.exited.then(
+    const ff = (this.ff = spawnFfmpeg(args, { stdout: !socket }))
+    this.socket = socket
+    if (socket) {
+      socket.connect({
+        target: () => (this.partial ??= this.spare.pop() ?? new Uint8Array(this.frameBytes)).subarray(this.filled),
+        received: (bytes) => this.received(bytes),
+        end: () => {
+          this.streamEnded = true
+          this.settle()
+        },
+      })
+    } else ff.child.stdout!.on('data', (chunk: Buffer) => this.take(chunk))
+    ff.exited.then(
       (code) => {
-        if (code !== 0 && !this.closed) this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${lastLines(this.ff.stderr())}`)
-        this.ended = true
-        this.wake()
+        if (ff !== this.ff) return
+        if (socket && !socket.connected) socket.close() // stop trying to connect
+        if (this.closed) return void ((this.ended = true), this.wake())
+        // An ffmpeg built without the unix protocol: fall back to stdout.
+        if (socket && !socket.connected && /Protocol not found|unix/i.test(ff.stderr())) return this.launch(undefined)
+        if (code !== 0) this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${lastLines(ff.stderr())}`)
+        // Frames may still wait in the socket after the exit: the end is the stream's end.
+        if (!socket || !socket.connected || code !== 0) this.streamEnded = true
+        this.exitedCode = code
+        this.settle()
       },
       (e: Error) => {
         this.failure = e
-        this.ended = true
-        this.wake()
+        this.streamEnded = true
+        this.exitedCode = -1
+        this.settle()
       },
     )
+  }
+
+  /** Ended once both the frames and the exit status are in. */
+  private settle() {
+    if (this.streamEnded && this.exitedCode !== undefined) this.ended = true
+    this.wake()
+  }
+
+  /** Socket transport: `bytes` more of the frame being assembled arrived. False pauses reading. */
+  private received(bytes: number): boolean {
+    this.filled += bytes
+    if (this.filled === this.frameBytes) {
+      this.queue.push(this.partial!)
+      this.partial = undefined
+      this.filled = 0
+      this.wake()
+    }
+    return this.queue.length < this.readAhead
   }
 
   /**
@@ -136,11 +183,14 @@ export class RawVideoDecoder {
   }
 
   private recycle(buffer: Uint8Array) {
-    if (this.spare.length < 1) this.spare.push(buffer)
+    // Two spares: enough that a steady stream never allocates (a fresh 8 MB frame is external memory V8 must collect).
+    if (this.spare.length < 2) this.spare.push(buffer)
   }
 
   private resume() {
-    if (this.queue.length < this.readAhead && !this.ended) this.ff.child.stdout!.resume()
+    if (this.queue.length >= this.readAhead || this.ended) return
+    if (this.socket) this.socket.resume()
+    else this.ff.child.stdout!.resume()
   }
 
   private wake() {
@@ -152,6 +202,7 @@ export class RawVideoDecoder {
   close() {
     this.closed = true
     this.ff.child.kill('SIGKILL')
+    this.socket?.close()
     this.queue.length = 0
     this.spare.length = 0
     this.current = undefined
