@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer, RenderError } from '../../adapters/index.js'
+import { decodeThreads } from '../../plugins/assets/video.js'
+import type { ProbedStream } from '../../core/index.js'
 import { decodeFrames, near, pixel } from '../helpers/frames.js'
 import { indexedVideo, readIndex, solidPng, tempDir } from '../helpers/media.js'
 
@@ -102,3 +104,20 @@ lifecycle('an unreadable or non-video src fails naming the clip path', async () 
   await fails(png, /timeline\.tracks\[1\]\.clips\[0\]\.asset\.src: .* is not a video \(a png image\)/)
 })
 lifecycle.run()
+
+const threads = suite('decoder threads')
+threads('one thread for sources up to 1080p at up to ~1.5 source frames per output frame; ffmpeg\'s default otherwise', () => {
+  const stream = (codec: string, width: number, height: number, fps: number): ProbedStream => ({ index: 0, type: 'video', codec, width, height, fps })
+  assert.equal(decodeThreads(stream('h264', 1920, 1080, 30), 1, 30), ['-threads', '1'])
+  assert.equal(decodeThreads(stream('h264', 1280, 720, 60), 1, 30), ['-threads', '1'], '720p60 into 30 fps: 2 source frames of a smaller picture')
+  assert.equal(decodeThreads(stream('h264', 1920, 1080, 60), 1, 30), [], '1080p60 into 30 fps decodes every source frame')
+  assert.equal(decodeThreads(stream('h264', 1920, 1080, 30), 2, 30), [], 'speed 2 decodes two source frames per output frame')
+  assert.equal(decodeThreads(stream('h264', 3840, 2160, 30), 1, 30), [], '4K')
+  assert.equal(decodeThreads(stream('hevc', 1920, 1080, 30), 1, 30), [], 'a heavier codec')
+})
+threads('a single-threaded decoder still delivers every frame, in order (the indexed source)', async () => {
+  const { at, frames } = await indices([clip({ trim: 1 })])
+  assert.is(frames.count, 50)
+  for (const i of [0, 1, 24, 49]) assert.is(at(i), 25 + i)
+})
+threads.run()
