@@ -16,6 +16,9 @@ let ready: Promise<void> = Promise.resolve()
 let stderr = ''
 let nextId = 0
 const pending = new Map<number, Pending>()
+/** Idle this long, the child exits: it holds ~70 MB, and a render rasterises its titles once, near the start. */
+const IDLE_EXIT_MS = 1000
+let idleTimer: NodeJS.Timeout | undefined
 
 /** The rasteriser process, started on first use and restarted after a crash. Idle, it never holds the process open. */
 function rasteriser(): ChildProcess {
@@ -38,8 +41,10 @@ function rasteriser(): ChildProcess {
     idle()
   })
   started.on('exit', (code, signal) => {
-    if (child === started) child = undefined
     listening()
+    // Retired while idle: whatever is pending now was sent to its successor.
+    if (child !== started) return
+    child = undefined
     const reason = /panicked at [^\n]*\n([^\n]*)/.exec(stderr)?.[1]?.trim() ?? `exit ${signal ?? code}`
     for (const [id, p] of pending) {
       pending.delete(id)
@@ -51,8 +56,9 @@ function rasteriser(): ChildProcess {
   return started
 }
 
-/** Lets the process exit while nothing is being rasterised. */
+/** Lets the process exit while nothing is being rasterised, and stops the child after a while idle. */
 function idle() {
+  clearTimeout(idleTimer)
   if (!child) return
   // The IPC channel and the stderr pipe are handles of their own: each must follow the child.
   const handles = [child.channel, child.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[]
@@ -62,8 +68,15 @@ function idle() {
   } else {
     child.unref()
     handles.forEach((h) => h?.unref?.())
+    const idleChild = child
+    idleTimer = setTimeout(() => {
+      if (child === idleChild && !pending.size) (child = undefined), idleChild.kill()
+    }, IDLE_EXIT_MS).unref()
   }
 }
+
+/** The rasteriser child's pid while it runs (tests). */
+export const rasteriserPid = (): number | undefined => child?.pid
 
 function ask(svg: string, width?: number): Promise<{ width: number; height: number; pixels?: Uint8Array }> {
   const proc = rasteriser()
