@@ -43,7 +43,8 @@ async function timed(label: string, edit: object, name: string) {
   const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
   console.log(`\n${label}`)
   console.log(`  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`)
-  console.log(`  peak RSS per process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
+  console.log(`  peak RSS per kind of process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
+  console.log(`  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}`)
   console.log(`  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${(2 * run.wallMs / 1000).toFixed(0)} on 2 cores)`)
   return run.peakRss
 }
@@ -56,6 +57,7 @@ if (!only || only === 'slideshow') {
 if (!only || only === 'mixed' || only === 'mixed-60s') {
   const one = await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s')
   if (only === 'mixed-60s') process.exit(0)
+  await timed('worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway\'s life)', await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise')
   const ten = await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min')
   console.log(`  peak RSS 10 min / 60 s: ${(ten / one).toFixed(2)} (flat means ≤ 1.10)`)
 }

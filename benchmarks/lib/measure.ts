@@ -6,6 +6,8 @@ export interface Measured {
   peakRss: number
   /** Peak resident memory of each kind of process in the tree (one process of that kind at a time). */
   peakByRole: Map<string, number>
+  /** The processes alive at the moment of the tree's peak. */
+  atPeak: { role: string; rss: number }[]
   /** CPU seconds each kind of process used, all its processes together (as last sampled). */
   cpuByRole: Map<string, number>
   stdout: string
@@ -17,13 +19,15 @@ export function measure(cmd: string, args: string[], opts: { cwd?: string; env?:
     const started = performance.now()
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
     let peakRss = 0
+    let atPeak: { role: string; rss: number }[] = []
     const peakByRole = new Map<string, number>()
     const cpuByPid = new Map<number, { role: string; cpu: number }>()
     let stdout = ''
     let stderr = ''
     const sample = () => {
       const procs = treeProcesses(child.pid!)
-      peakRss = Math.max(peakRss, procs.reduce((sum, p) => sum + p.rss, 0))
+      const total = procs.reduce((sum, p) => sum + p.rss, 0)
+      if (total > peakRss) (peakRss = total), (atPeak = procs.map(({ role, rss }) => ({ role, rss })))
       for (const p of procs) {
         peakByRole.set(p.role, Math.max(peakByRole.get(p.role) ?? 0, p.rss))
         cpuByPid.set(p.pid, { role: p.role, cpu: p.cpu })
@@ -38,7 +42,7 @@ export function measure(cmd: string, args: string[], opts: { cwd?: string; env?:
       const cpuByRole = new Map<string, number>()
       for (const { role, cpu } of cpuByPid.values()) cpuByRole.set(role, (cpuByRole.get(role) ?? 0) + cpu)
       if (code !== 0) reject(new Error(`${cmd} exited ${code}: ${stderr}`))
-      else resolve({ wallMs, peakRss, peakByRole, cpuByRole, stdout })
+      else resolve({ wallMs, peakRss, peakByRole, atPeak, cpuByRole, stdout })
     })
   })
 }

@@ -51,7 +51,7 @@ function role(pid: number, name: string): string {
   if (name !== 'ffmpeg') return name
   const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
   if (args.includes('pipe:0')) return 'ffmpeg encoder'
-  if (args.includes('pipe:1')) return 'ffmpeg decoder'
+  if (args.includes('pipe:1') || args.some((a) => a.startsWith('unix:'))) return 'ffmpeg decoder'
   return 'ffmpeg'
 }
 
