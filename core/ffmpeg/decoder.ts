@@ -37,6 +37,7 @@ export class RawVideoDecoder {
   private readonly frameBytes: number
   private readonly queue: Uint8Array[] = []
   private readonly spare: Uint8Array[] = []
+  private made = 0
   private partial: Uint8Array | undefined
   private filled = 0
   /** Index of queue[0]. */
@@ -81,7 +82,7 @@ export class RawVideoDecoder {
     this.socket = socket
     if (socket) {
       socket.connect({
-        target: () => (this.partial ??= this.spare.pop() ?? new Uint8Array(this.frameBytes)).subarray(this.filled),
+        target: () => (this.partial ??= this.buffer()).subarray(this.filled),
         received: (bytes) => this.received(bytes),
         end: () => {
           this.streamEnded = true
@@ -167,7 +168,7 @@ export class RawVideoDecoder {
   private take(chunk: Buffer) {
     let offset = 0
     while (offset < chunk.length) {
-      this.partial ??= this.spare.pop() ?? new Uint8Array(this.frameBytes)
+      this.partial ??= this.buffer()
       const n = Math.min(this.frameBytes - this.filled, chunk.length - offset)
       this.partial.set(chunk.subarray(offset, offset + n), this.filled)
       this.filled += n
@@ -182,9 +183,23 @@ export class RawVideoDecoder {
     this.wake()
   }
 
+  /** Frame buffers made so far: at most the read-ahead + the frame shown + the one filling. */
+  get buffersMade(): number {
+    return this.made
+  }
+
+  private buffer(): Uint8Array {
+    const spare = this.spare.pop()
+    if (spare) return spare
+    this.made++
+    return new Uint8Array(this.frameBytes)
+  }
+
   private recycle(buffer: Uint8Array) {
-    // Two spares: enough that a steady stream never allocates (a fresh 8 MB frame is external memory V8 must collect).
-    if (this.spare.length < 2) this.spare.push(buffer)
+    // Every buffer is kept: a new one is made only when none is spare, so there are never more than the
+    // read-ahead + the frame shown + the one filling, and a steady stream allocates nothing (a fresh 8 MB
+    // frame is external memory that V8 answers with a full collection).
+    this.spare.push(buffer)
   }
 
   private resume() {

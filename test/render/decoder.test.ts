@@ -40,8 +40,20 @@ decoder('every frame in order over the socket, also when reading pauses at the r
   const rest = await indices(d, 80)
   assert.equal(rest.slice(40, 75), Array.from({ length: 35 }, (_, k) => 65 + k))
   assert.is(rest[75], null, 'null after the last frame')
+  assert.ok(d.buffersMade <= 4, `${d.buffersMade} frame buffers for 75 frames (read-ahead 2 + shown + filling)`)
   d.close()
   assert.not.ok(ours().has(fresh[0]!), 'directory removed on close')
+})
+
+decoder('skipping frames reuses their buffers: never more than read-ahead + 2 made', async () => {
+  const d = new RawVideoDecoder({ path: src, trim: 0, speed: 1, fps: 25, width: W, height: H, label: 'clip', readAhead: 3 })
+  for (let k = 0; k < 100; k += 4) {
+    const data = await d.frame(k)
+    assert.is(data && readIndex({ width: W, frame: () => data }, 0, 0, 20, 20), k)
+    await new Promise((r) => setTimeout(r, 30)) // the read-ahead fills, so the next request drops several at once
+  }
+  assert.ok(d.buffersMade <= 5, `${d.buffersMade} frame buffers`)
+  d.close()
 })
 
 decoder('stdout carries the frames where no socket path fits (a long TMPDIR)', async () => {
