@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuidv7 } from './ids.js'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v from 'valibot'
@@ -70,7 +70,7 @@ export class ImageService {
 
   /** `POST /v1/ai/image/batch`: every item stored and held up front (402 for the whole batch), run in the background. */
   async submitBatch(principal: Principal, requests: ImageRequestInput[]): Promise<string> {
-    const batchId = randomUUID()
+    const batchId = uuidv7()
     const ids = await this.d.db.transaction(async () => {
       await this.d.db.run('INSERT INTO image_batches (id, account_id, created_at) VALUES (?, ?, ?)', [batchId, principal.accountId, nowIso()])
       const ids: string[] = []
@@ -153,7 +153,7 @@ export class ImageService {
   // ── internals ────────────────────────────────────────────────────────────────────────────
 
   private async insert(p: Principal, r: ImageRequestInput, at: { batchId?: string; index?: number; renderJob?: string }): Promise<string> {
-    const id = randomUUID()
+    const id = uuidv7()
     const now = nowIso()
     await this.d.db.run(
       `INSERT INTO images (id, account_id, key_id, sandbox, batch_id, item_index, render_job, status, model, request, width, height, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuidv7 } from './ids.js'
 import { inject, injectable } from './di.js'
 import type { Warning } from '../../core/index.js'
 import { nowIso, type Db } from './db.js'
@@ -102,7 +102,7 @@ export class JobStore {
     const row = await this.db.get<Row>(
       `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
         VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now) RETURNING *`,
-      { id: randomUUID(), accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox, now: nowIso() },
+      { id: uuidv7(), accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, request: JSON.stringify(fields.request), callback: fields.callback ?? null, sandbox: fields.sandbox, now: nowIso() },
     )
     return fromRow(row!)
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { timeOrderedId } from './ids.js'
 import { signWebhook, SIGNATURE_HEADER, type WebhookSender } from '../../plugins/index.js'
 import type { Clock } from './clock.js'
 import { nowIso, type Db } from './db.js'
@@ -32,7 +32,7 @@ export class WebhookOutbox {
 
   /** Stores a delivery due now and wakes the sender. */
   async enqueue(d: { accountId: string; event: string; target: 'callback' | 'global'; url: string; body: string; secret: string }): Promise<string> {
-    const id = `msg_${randomBytes(12).toString('base64url')}`
+    const id = timeOrderedId('msg_')
     const now = nowIso()
     await this.db.run(
       `INSERT INTO webhook_deliveries (id, account_id, event, target, url, body, secret, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
