@@ -6,9 +6,20 @@ import { randomFillSync } from 'node:crypto'
  * per row (measured on SQLite: +6–9 % render submissions/s and a fifth off their p99).
  */
 function timeOrdered(bytes: number, now: number): Buffer {
-  const b = randomFillSync(Buffer.allocUnsafe(bytes))
+  const b = Buffer.allocUnsafe(bytes)
+  random(b)
   b.writeUIntBE(now, 0, 6)
   return b
+}
+
+// Random bytes drawn from a pool refilled 4 KB at a time: one call into the CSPRNG per ~250 ids, not per id
+// (as crypto.randomUUID does).
+const pool = Buffer.allocUnsafe(4096)
+let used = pool.length
+function random(into: Buffer) {
+  if (used + into.length > pool.length) randomFillSync(pool), (used = 0)
+  pool.copy(into, 0, used, used + into.length)
+  used += into.length
 }
 
 /** A UUID version 7 (RFC 9562): sorts by creation time, random after the millisecond. */

@@ -55,6 +55,14 @@ submit('a valid edit → 201 {jobId, status: QUEUED}, persisted before the answe
   assert.is(status.body.status, 'QUEUED')
   for (const field of ['id', 'status', 'stage', 'progress', 'url', 'poster', 'thumbnail', 'duration', 'credits_used', 'error', 'created_at', 'updated_at']) assert.ok(field in status.body, field)
 })
+submit('the job a submission answers with is the row the store holds (the schema defaults spelled out in code)', async () => {
+  const account = (await svc.keys.verify(svc.live))!.accountId
+  const made = await svc.jobs.create({ accountId: account, keyId: 'k1', kind: 'render', request: titleEdit(), sandbox: false })
+  assert.equal(await svc.jobs.get(made.id), made)
+  const other = await svc.jobs.create({ accountId: account, keyId: 'k1', kind: 'render', request: titleEdit(), callback: 'https://example.com/cb', sandbox: true })
+  assert.equal(await svc.jobs.get(other.id), other)
+  assert.ok(other.id > made.id, 'ids sort by creation')
+})
 submit('an invalid edit → 400 listing every issue with its path; nothing stored', async () => {
   const before = await count()
   const bad = titleEdit() as any
