@@ -44,7 +44,7 @@ async function timed(label: string, edit: object, name: string) {
   console.log(`\n${label}`)
   console.log(`  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`)
   console.log(`  peak RSS per kind of process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
-  console.log(`  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}`)
+  console.log(`  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}; peak tree PSS (shared libraries counted once) ${mb(run.peakPss)}`)
   console.log(`  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${(2 * run.wallMs / 1000).toFixed(0)} on 2 cores)`)
   return run.peakRss
 }
