@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { toIssues } from '../../core/schema/issues.js'
@@ -16,21 +17,8 @@ export async function readJson(event: H3Event, limit: number): Promise<unknown> 
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw new ServiceError('E_UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type}`)
   const declared = Number(event.req.headers.get('content-length') ?? 0)
   if (declared > limit) throw tooLarge(limit)
-  const body = event.req.body
-  if (!body) throw new ServiceError('E_BAD_REQUEST', 'a JSON body is required')
-  const reader = body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      throw tooLarge(limit)
-    }
-    chunks.push(value)
-  }
+  const node = event.runtime?.node?.req
+  const chunks = node && !event.req.bodyUsed ? await readNodeBody(node as Readable, limit) : await readWebBody(event.req.body, limit)
   const text = Buffer.concat(chunks).toString('utf8')
   if (!text.trim()) throw new ServiceError('E_BAD_REQUEST', 'a JSON body is required')
   let value: unknown
@@ -41,6 +29,48 @@ export async function readJson(event: H3Event, limit: number): Promise<unknown> 
   }
   event.context.jsonBody = { text, value }
   return value
+}
+
+/**
+ * On Node the body is read from the request stream itself: Node 20's web streams cost ~8 % of a submission's
+ * CPU (every ReadableStream is made transferable on construction), measured under load.
+ */
+function readNodeBody(req: Readable, limit: number): Promise<Uint8Array[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    const done = (error?: unknown) => {
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose)
+      if (error) reject(error)
+      else resolve(chunks)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size <= limit) return void chunks.push(chunk)
+      req.pause() // the rest stays unread: the 413 goes out with `connection: close` (errors.ts)
+      done(tooLarge(limit))
+    }
+    const onEnd = () => done()
+    const onClose = () => done(new ServiceError('E_BAD_REQUEST', 'the request body ended early (the client went away)'))
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose)
+  })
+}
+
+async function readWebBody(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array[]> {
+  if (!body) throw new ServiceError('E_BAD_REQUEST', 'a JSON body is required')
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return chunks
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      throw tooLarge(limit)
+    }
+    chunks.push(value)
+  }
 }
 
 /** The raw text of a body already read by `readJson`. */

@@ -49,6 +49,8 @@ export function onError(error: HTTPError, event: H3Event): Response {
     const status = STATUS[cause.code] ?? 500
     const issues = cause.data?.issues
     const headers: Record<string, string> = cause instanceof ServiceError && cause.data?.retryAfter ? { 'retry-after': String(cause.data.retryAfter) } : {}
+    // The rest of an oversized body is left unread: the connection cannot carry another request after it.
+    if (cause.code === 'E_PAYLOAD_TOO_LARGE') headers.connection = 'close'
     return errorResponse(status, cause.code, cause.message, issues ? { issues } : {}, headers)
   }
   if (error.status === 404 && !error.unhandled) return errorResponse(404, 'E_NOT_FOUND', `no route ${event.req.method} ${new URL(event.req.url).pathname}`)
