@@ -123,6 +123,9 @@ test('a failing receiver: the delivery shows failed, Replay against a healthy re
   const job = (await ctx.svc.call('POST', '/v1/render', { body: { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'hook' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', resolution: 'preview' } } })).body.jobId
   await ctx.svc.waitFor(job, ['COMPLETE'], ctx.svc.live, 120_000)
   await ctx.receiver.waitFor(before + 1)
+  // The first attempt is still being recorded (its retry time read from the clock): let it finish before the
+  // clock moves, or the retry is scheduled from the advanced time and nothing is due yet.
+  await ctx.svc.outbox.tick()
   // Walk the retry schedule (30 s … 6 h) on the manual clock: five more refused attempts, then failed.
   for (const [i, ms] of RETRY_SCHEDULE_MS.entries()) {
     ctx.clock.advance(ms)
