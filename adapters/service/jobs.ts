@@ -99,19 +99,19 @@ export class JobStore {
   }
 
   async create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Promise<Job> {
+    const now = nowIso()
     const job: Job = {
       id: uuidv7(), accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, status: 'QUEUED', stage: null, progress: 0,
       request: fields.request, callback: fields.callback ?? null, sandbox: fields.sandbox, url: null, poster: null, thumbnail: null,
       duration: null, creditsUsed: 0, error: null, warnings: [], attempts: 0, leaseOwner: null, leaseUntil: null, cancelRequested: false,
-      createdAt: nowIso(), updatedAt: '', completedAt: null,
+      createdAt: now, updatedAt: now, completedAt: null,
     }
-    job.updatedAt = job.createdAt
     // The row's other columns take the schema's defaults, which `job` spells out: no RETURNING to read back
     // and re-parse on the hot path of every submission (a test compares it with the stored row).
     await this.db.run(
       `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
         VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now)`,
-      { id: job.id, accountId: job.accountId, keyId: job.keyId, kind: job.kind, request: JSON.stringify(fields.request), callback: job.callback, sandbox: job.sandbox, now: job.createdAt },
+      { id: job.id, accountId: job.accountId, keyId: job.keyId, kind: job.kind, request: JSON.stringify(fields.request), callback: job.callback, sandbox: job.sandbox, now },
     )
     return job
   }

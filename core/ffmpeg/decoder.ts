@@ -82,7 +82,7 @@ export class RawVideoDecoder {
     this.socket = socket
     if (socket) {
       socket.connect({
-        target: () => (this.partial ??= this.buffer()).subarray(this.filled),
+        target: () => this.target(),
         received: (bytes) => this.received(bytes),
         end: () => {
           this.streamEnded = true
@@ -118,7 +118,12 @@ export class RawVideoDecoder {
     this.wake()
   }
 
-  /** Socket transport: `bytes` more of the frame being assembled arrived. False pauses reading. */
+  /** The unfilled rest of the frame being assembled. */
+  private target(): Uint8Array {
+    return (this.partial ??= this.buffer()).subarray(this.filled)
+  }
+
+  /** `bytes` more of the frame being assembled arrived (both transports). False: read-ahead is full. */
   private received(bytes: number): boolean {
     this.filled += bytes
     if (this.filled === this.frameBytes) {
@@ -165,22 +170,17 @@ export class RawVideoDecoder {
     return this.ended ? null : undefined
   }
 
+  /** Stdout transport: copies a chunk into the frames it completes. */
   private take(chunk: Buffer) {
-    let offset = 0
-    while (offset < chunk.length) {
-      this.partial ??= this.buffer()
-      const n = Math.min(this.frameBytes - this.filled, chunk.length - offset)
-      this.partial.set(chunk.subarray(offset, offset + n), this.filled)
-      this.filled += n
+    let more = true
+    for (let offset = 0; offset < chunk.length; ) {
+      const target = this.target()
+      const n = Math.min(target.length, chunk.length - offset)
+      target.set(chunk.subarray(offset, offset + n))
       offset += n
-      if (this.filled === this.frameBytes) {
-        this.queue.push(this.partial)
-        this.partial = undefined
-        this.filled = 0
-      }
+      more = this.received(n)
     }
-    if (this.queue.length >= this.readAhead) this.ff.child.stdout!.pause()
-    this.wake()
+    if (!more) this.ff.child.stdout!.pause()
   }
 
   /** Frame buffers made so far: at most the read-ahead + the frame shown + the one filling. */

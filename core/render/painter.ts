@@ -258,8 +258,10 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
 
 /** Whether each pixel centre the draw covers samples exactly one texel centre: axis-aligned, one texel per pixel, whole-texel offset. */
 export function texelExact(c: DrawCall): boolean {
-  const [a, b, cc, d, e, f] = c.matrix
-  if (b !== 0 || cc !== 0 || a <= 0 || d <= 0) return false
+  // HOT (every draw): plain indexing, no destructuring.
+  const m = c.matrix
+  const a = m[0], d = m[3], e = m[4], f = m[5]
+  if (m[1] !== 0 || m[2] !== 0 || a <= 0 || d <= 0) return false
   const du = (c.uv[2] - c.uv[0]) * c.texture.width
   const dv = (c.uv[3] - c.uv[1]) * c.texture.height
   if (Math.abs(a - du) > 1e-3 || Math.abs(d - dv) > 1e-3) return false

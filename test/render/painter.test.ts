@@ -23,6 +23,14 @@ function noise(width: number, height: number, seed: number, opaque = false): Uin
   return out
 }
 
+/** A 16×8 opaque noise texture, a painter on black, and a frame to read into. */
+function strip(seed: number) {
+  const src = noise(16, 8, seed, true)
+  const tex = gpu.texture(src, 16, 8)
+  const p = createPainter(gpu, [0, 0, 0, 1])
+  return { src, tex, p, out: new Uint8Array(W * H * 4), dispose: () => (p.dispose(), gpu.release(tex)) }
+}
+
 const call = (texture: DrawCall['texture'], matrix: Affine, opacity = 1): DrawCall => ({ texture, matrix, opacity, quad: [0, 0, 1, 1], uv: [0, 0, 1, 1], filter: -1, wipe: [0, 0, 0, 0] })
 const maxDiff = (a: Uint8Array, b: Uint8Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0)
 
@@ -59,10 +67,7 @@ painter('the first layer, blended onto the clear colour in its shader, matches G
 })
 
 painter('a texel-exact draw at a whole-pixel offset reproduces its texture bit for bit', () => {
-  const src = noise(16, 8, 3, true)
-  const tex = gpu.texture(src, 16, 8)
-  const p = createPainter(gpu, [0, 0, 0, 1])
-  const out = new Uint8Array(W * H * 4)
+  const { src, tex, p, out, dispose } = strip(3)
   // Drawn twice, second over the first, so both the on-clear and the blended variant are checked.
   for (const layers of [1, 2]) {
     p.begin()
@@ -76,15 +81,11 @@ painter('a texel-exact draw at a whole-pixel offset reproduces its texture bit f
       }
     }
   }
-  p.dispose()
-  gpu.release(tex)
+  dispose()
 })
 
 painter('a half-pixel offset is still filtered (each pixel the mean of two texels)', () => {
-  const src = noise(16, 8, 11, true)
-  const tex = gpu.texture(src, 16, 8)
-  const p = createPainter(gpu, [0, 0, 0, 1])
-  const out = new Uint8Array(W * H * 4)
+  const { src, tex, p, out, dispose } = strip(11)
   p.begin()
   p.draw(call(tex, [16, 0, 0, 8, 5.5, 3]))
   p.read(out)
@@ -93,8 +94,7 @@ painter('a half-pixel offset is still filtered (each pixel the mean of two texel
     const left = src[(4 * 16 + x - 1) * 4]!, right = src[(4 * 16 + x) * 4]!
     assert.ok(Math.abs(out[o]! - (left + right) / 2) <= 1, `pixel ${x + 5}: ${out[o]} vs the mean of ${left} and ${right}`)
   }
-  p.dispose()
-  gpu.release(tex)
+  dispose()
 })
 
 painter('texelExact: only axis-aligned, one texel per pixel, whole-texel offsets', () => {
