@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { treeProcesses } from './tree-rss.js'
+import { treeProcesses } from './process-tree.js'
 
 export interface Measured {
   wallMs: number
@@ -29,9 +29,10 @@ export function measure(cmd: string, args: string[], opts: { cwd?: string; env?:
     let stderr = ''
     let samples = 0
     const sample = () => {
-      const procs = treeProcesses(child.pid!, { pss: samples++ % 20 === 0 })
+      const pss = samples++ % 20 === 0
+      const procs = treeProcesses(child.pid!, { pss })
       const total = procs.reduce((sum, p) => sum + p.rss, 0)
-      if (procs[0]?.pss) peakPss = Math.max(peakPss, procs.reduce((sum, p) => sum + p.pss, 0))
+      if (pss) peakPss = Math.max(peakPss, procs.reduce((sum, p) => sum + p.pss, 0))
       if (total > peakRss) (peakRss = total), (atPeak = procs.map(({ role, rss }) => ({ role, rss })))
       for (const p of procs) {
         peakByRole.set(p.role, Math.max(peakByRole.get(p.role) ?? 0, p.rss))

@@ -1,12 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
 
-/** Resident memory (bytes) of a process and all its descendants, read from /proc. */
-export function treeRss(root: number): number {
-  let total = 0
-  for (const p of treeProcesses(root)) total += p.rss
-  return total
-}
-
 export interface ProcessMemory {
   pid: number
   /** What the process is: its command name, and for ffmpeg its role (encoder reads frames from stdin). */
@@ -25,11 +18,15 @@ export interface ProcessMemory {
  */
 export function treeProcesses(root: number, opts: { pss?: boolean } = {}): ProcessMemory[] {
   const children = new Map<number, number[]>()
+  // /proc/PID/stat after the command name: state, ppid, …, utime (12th), stime (13th). Read once per process.
+  const stats = new Map<number, string[]>()
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      stats.set(Number(name), fields)
+      const ppid = Number(fields[1])
       const list = children.get(ppid) ?? []
       list.push(Number(name))
       children.set(ppid, list)
@@ -44,7 +41,7 @@ export function treeProcesses(root: number, opts: { pss?: boolean } = {}): Proce
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8')
       const m = /VmRSS:\s+(\d+) kB/.exec(status)
-      if (m) found.push({ pid, role: role(pid, /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'), rss: Number(m[1]) * 1024, pss: opts.pss ? pssBytes(pid) : 0, cpu: cpuSeconds(pid) })
+      if (m) found.push({ pid, role: role(pid, /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'), rss: Number(m[1]) * 1024, pss: opts.pss ? pssBytes(pid) : 0, cpu: cpuSeconds(stats.get(pid)) })
     } catch {
       continue
     }
@@ -61,11 +58,9 @@ function role(pid: number, name: string): string {
   return 'ffmpeg'
 }
 
-/** utime + stime from /proc/PID/stat, in seconds (the kernel counts in USER_HZ = 100 ticks a second on Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
+/** utime + stime in seconds (the kernel counts in USER_HZ = 100 ticks a second on Linux). */
+function cpuSeconds(fields: string[] | undefined): number {
+  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : 0
 }
 
 function pssBytes(pid: number): number {
