@@ -4,24 +4,22 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Transform } from 'node:stream'
-import { interceptors, request, type Dispatcher } from 'undici'
 import { defineLoaderPlugin, RenderError, type LoaderPlugin } from '../../core/index.js'
-import { guardedAgent, type NetworkPolicy } from '../net/guard.js'
+import { openDownload } from '../net/download.js'
+import { addressGuard, type NetworkPolicy } from '../net/guard.js'
 
 export interface HttpLoaderOptions {
-  /** An undici dispatcher (proxy, mock); replaces the default guarded agent, which follows up to 5 redirects. */
-  dispatcher?: Dispatcher
-  /** Which private addresses sources may come from (default none: see `NetworkPolicy`). */
+  /** Which private addresses sources (and each redirect hop) may come from (default none: see `NetworkPolicy`). */
   network?: NetworkPolicy
 }
 
 /**
- * `http(s)://` sources, downloaded with undici into a content-addressed cache: bytes live once under
- * `blobs/<sha256>`, and `urls/<sha256(url)>` points at them. Size and time limits come from the plan.
+ * `http(s)://` sources, downloaded with Node's http client (see `openDownload`: why not undici) into a
+ * content-addressed cache: bytes live once under `blobs/<sha256>`, and `urls/<sha256(url)>` points at them.
+ * Size and time limits come from the plan.
  */
 export function httpLoader(opts: HttpLoaderOptions = {}): LoaderPlugin {
-  // Every hop of a redirect is a new connection through the guarded agent, so each is checked.
-  const dispatcher = opts.dispatcher ?? guardedAgent(opts.network).compose(interceptors.redirect({ maxRedirections: 5 }))
+  const guard = addressGuard(opts.network)
   return defineLoaderPlugin({
     kind: 'loader',
     name: 'http',
@@ -38,12 +36,8 @@ export function httpLoader(opts: HttpLoaderOptions = {}): LoaderPlugin {
       const tmp = join(ctx.cacheDir, 'blobs', `.${randomUUID()}.part`)
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.timeoutMs)])
       try {
-        const res = await request(src, { dispatcher, signal, headersTimeout: ctx.timeoutMs, bodyTimeout: ctx.timeoutMs })
-        if (res.statusCode < 200 || res.statusCode >= 300) {
-          await res.body.dump()
-          throw new RenderError('E_ASSET_UNREADABLE', `HTTP ${res.statusCode}`)
-        }
-        const declared = Number(res.headers['content-length'] ?? 0)
+        const res = await openDownload(src, { guard, signal, idleTimeoutMs: ctx.timeoutMs })
+        const declared = res.declaredBytes ?? 0
         if (declared > ctx.maxBytes) {
           res.body.destroy()
           throw new RenderError('E_ASSET_TOO_LARGE', `${declared} bytes exceeds the ${ctx.maxBytes}-byte download limit`)

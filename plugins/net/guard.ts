@@ -92,12 +92,11 @@ export class AddressRefused extends Error {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 
 /**
- * An undici Agent that checks every address it connects to, after DNS resolution — so a public name that
- * resolves to 127.0.0.1, a literal IP, and every redirect hop (each is a new connection) are all judged.
+ * A `lookup` for `net.connect` (and so undici's connector and `node:http`) that resolves every address of a
+ * name and refuses the connection if any of them is refused. Literal IPs never reach a lookup: check those apart.
  */
-export function guardedAgent(policy: NetworkPolicy = {}, opts: { connectTimeout?: number } = {}): Agent {
-  const guard = addressGuard(policy)
-  const lookup = (hostname: string, options: { all?: boolean }, cb: LookupCallback) => {
+export function guardedLookup(guard: AddressGuard) {
+  return (hostname: string, options: { all?: boolean }, cb: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return cb(err, [])
       const refused = addresses.map((a) => guard.refusal(a.address)).find(Boolean)
@@ -106,6 +105,15 @@ export function guardedAgent(policy: NetworkPolicy = {}, opts: { connectTimeout?
       cb(null, addresses[0]!.address, addresses[0]!.family)
     })
   }
+}
+
+/**
+ * An undici Agent that checks every address it connects to, after DNS resolution — so a public name that
+ * resolves to 127.0.0.1, a literal IP, and every redirect hop (each is a new connection) are all judged.
+ */
+export function guardedAgent(policy: NetworkPolicy = {}, opts: { connectTimeout?: number } = {}): Agent {
+  const guard = addressGuard(policy)
+  const lookup = guardedLookup(guard)
   const connector = buildConnector({ timeout: opts.connectTimeout ?? 10_000, lookup } as buildConnector.BuildOptions)
   return new Agent({
     connect(options, cb) {
