@@ -19,7 +19,7 @@ export function createRenderer(options: RendererOptions = {}): Compositor {
     fallbackFont: DEFAULT_FONT,
     ...options,
     fonts: [...builtinFonts, ...(options.fonts ?? [])],
-    plugins: [...builtinPlugins({ http: options.http, network: options.network, providers: options.providers }), ...(options.plugins ?? [])],
+    plugins: [...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files }), ...(options.plugins ?? [])],
   })
 }
 

@@ -2,7 +2,7 @@ import type { Plugin, ProviderPlugin } from '../core/index.js'
 import { providersFromConfig, sandboxProvider } from './providers/index.js'
 import { builtinAssets } from './assets/index.js'
 import { builtinFits } from './fits/index.js'
-import { builtinLoaders, type HttpLoaderOptions } from './loaders/index.js'
+import { builtinLoaders, type FilePolicy, type HttpLoaderOptions } from './loaders/index.js'
 import { builtinOutputs } from './outputs/index.js'
 import { builtinTransitions } from './transitions/index.js'
 import { builtinEffects } from './effects/index.js'
@@ -15,6 +15,8 @@ export interface BuiltinOptions {
   network?: NetworkPolicy
   /** Image providers; default: those configured by environment/config file, else the sandbox generator. */
   providers?: ProviderPlugin[]
+  /** Local files sources may name (default: any; the service allows only `files.allow`, none by default). */
+  files?: FilePolicy
 }
 
 /** Every built-in plugin, ready for `createCompositor({ plugins })`. */
@@ -23,11 +25,12 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
   // Models no configured provider serves are answered by the sandbox generator.
   const served = new Set(providers.flatMap((p) => p.models))
   const sandbox = sandboxProvider.models.every((m) => served.has(m)) ? [] : [{ ...sandboxProvider, models: sandboxProvider.models.filter((m) => !served.has(m)) }]
-  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders({ network: opts.network, ...opts.http }), ...providers, ...sandbox] as Plugin[]
+  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders({ network: opts.network, ...opts.http }, opts.files), ...providers, ...sandbox] as Plugin[]
 }
 
 export { builtinFonts, DEFAULT_FONT } from './fonts/builtin.js'
 export { builtinAssets, builtinFits, builtinTransitions, builtinEffects, builtinFilters, builtinOutputs, builtinLoaders }
+export { fileRefusal, isLocalSource, LOCAL_FILES_REFUSED, type FilePolicy } from './loaders/index.js'
 export { defineGlslTransition } from './transitions/index.js'
 export type { GlslTransitionOptions } from './transitions/index.js'
 export * from './webhooks/index.js'

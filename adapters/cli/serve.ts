@@ -1,12 +1,14 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultConfig } from '../service/config.js'
 import { startServer } from '../http/serve.js'
 import { redact } from '../service/redact.js'
 
-const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…]
+const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR]
   --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)
   --segments: with --redis, split each mp4 render into N time segments rendered at once by several workers (env REELFORGE_SEGMENTS)
-  --database: keep jobs, keys, the wallet ledger and the webhook outbox in PostgreSQL instead of <data>/reelforge.db (env REELFORGE_DATABASE_URL)`
+  --database: keep jobs, keys, the wallet ledger and the webhook outbox in PostgreSQL instead of <data>/reelforge.db (env REELFORGE_DATABASE_URL)
+  --allow-files: local directories timelines may read files from (env REELFORGE_ALLOW_FILES); none by default: over the API a source is an http(s) URL, this service's own /v1/files URL or alias://`
 
 /** `reelforge serve`: the /v1 service on embedded defaults (SQLite + local files under --data, in-process worker). */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -21,6 +23,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       redis: { type: 'string' },
       database: { type: 'string' },
       segments: { type: 'string' },
+      'allow-files': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -37,6 +40,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     leaseMs: Number(process.env.REELFORGE_LEASE_MS ?? 15_000),
     redisUrl: values.redis ?? process.env.REELFORGE_REDIS_URL,
     ...(values.database ? { databaseUrl: values.database } : {}),
+    ...(values['allow-files'] ? { files: { allow: values['allow-files'].split(',').map((dir) => resolve(dir.trim())).filter(Boolean) } } : {}),
     segments: Number(values.segments ?? process.env.REELFORGE_SEGMENTS ?? 1),
   })
   const segmentsOk = Number.isInteger(config.segments) && config.segments! >= 1 && config.segments! <= 64

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util'
 import { redact } from '../service/redact.js'
-import { createRenderer } from '../index.js'
 import { startBullWorker } from '../service/bull-worker.js'
 import { defaultConfig, filesDir, publicBaseUrl, workDir } from '../service/config.js'
-import { storageLoader } from '../service/storage-loader.js'
+import { serviceRenderer } from '../service/service-renderer.js'
 import { storageFor } from '../service/storage-select.js'
 
 const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data] [--concurrency 1] [--base-url URL]
@@ -34,7 +33,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   }
   const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', baseUrl: values['base-url'] ?? process.env.REELFORGE_BASE_URL })
   const storage = storageFor(config)
-  const renderer = createRenderer({ cacheDir: config.cacheDir, network: config.network, plugins: [storageLoader(() => publicBaseUrl(config), storage, config.cacheDir)] })
+  const renderer = serviceRenderer({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl: () => publicBaseUrl(config), storage })
   const running = await startBullWorker({ redisUrl, renderer, storage, workRoot: workDir(config), cacheDir: config.cacheDir, concurrency, lockMs })
   console.log(`reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time)`)
   await new Promise<void>((resolve) => {

@@ -1,7 +1,6 @@
 import 'reflect-metadata'
 import { readFileSync } from 'node:fs'
 import { container as root, Lifecycle } from 'tsyringe'
-import { createRenderer } from '../index.js'
 import type { Compositor, ImageGenerator } from '../../core/index.js'
 import { IsolatedRenderer } from '../service/isolated-renderer.js'
 import type { Billing } from '../service/billing.js'
@@ -15,7 +14,7 @@ import { httpSender, providersFromConfig, type WebhookSender } from '../../plugi
 import type { ProviderPlugin } from '../../core/index.js'
 import { ImageService } from '../service/images.js'
 import { RateLimiter } from '../service/rate-limit.js'
-import { storageLoader } from '../service/storage-loader.js'
+import { serviceRenderer } from '../service/service-renderer.js'
 import { dbTarget, filesDir, publicBaseUrl, type ServiceConfig } from '../service/config.js'
 import { openDatabase, type Db } from '../service/db.js'
 import { JobEvents } from '../service/events.js'
@@ -112,8 +111,8 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
   // The renderer reads the service's own file URLs from storage and makes AI assets through `images`.
   const baseUrl = () => publicBaseUrl(config)
   const generateImage: ImageGenerator = (request, ctx) => images.forRender(request, ctx)
-  const local = createRenderer({ cacheDir: config.cacheDir, network: config.network, providers, plugins: [storageLoader(baseUrl, storage, config.cacheDir)], generateImage })
-  const isolated = !overrides.renderer && config.isolateRenders ? new IsolatedRenderer(local, () => ({ cacheDir: config.cacheDir, network: config.network, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined, s3: overrides.storage ? undefined : config.s3 }), generateImage) : undefined
+  const local = serviceRenderer({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl, storage, providers, generateImage })
+  const isolated = !overrides.renderer && config.isolateRenders ? new IsolatedRenderer(local, () => ({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined, s3: overrides.storage ? undefined : config.s3 }), generateImage) : undefined
   c.register(TOKENS.Renderer, { useValue: overrides.renderer ?? isolated ?? local })
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)

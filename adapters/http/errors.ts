@@ -1,6 +1,7 @@
 import { HTTPError, type H3Event } from 'h3'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import { ServiceError, type ServiceErrorCode } from '../service/errors.js'
+import { publicIssues, publicText } from '../service/public-text.js'
 
 /** Every error code and its HTTP status: one table (a Record over the union, so it is exhaustive). */
 export const STATUS: Record<RenderErrorCode | ServiceErrorCode | 'E_METHOD_NOT_ALLOWED', number> = {
@@ -51,7 +52,9 @@ export function onError(error: HTTPError, event: H3Event): Response {
     const headers: Record<string, string> = cause instanceof ServiceError && cause.data?.retryAfter ? { 'retry-after': String(cause.data.retryAfter) } : {}
     // The rest of an oversized body is left unread: the connection cannot carry another request after it.
     if (cause.code === 'E_PAYLOAD_TOO_LARGE') headers.connection = 'close'
-    return errorResponse(status, cause.code, cause.message, issues ? { issues } : {}, headers)
+    // Messages may quote a file the server opened: clients see its name, the log the full path.
+    const message = publicText(cause.message, (full) => console.warn(`[http] ${event.req.method} ${new URL(event.req.url).pathname}: ${full}`))
+    return errorResponse(status, cause.code, message, issues ? { issues: publicIssues(issues) } : {}, headers)
   }
   if (error.status === 404 && !error.unhandled) return errorResponse(404, 'E_NOT_FOUND', `no route ${event.req.method} ${new URL(event.req.url).pathname}`)
   if (error.status === 405) return errorResponse(405, 'E_METHOD_NOT_ALLOWED', error.message)

@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RenderError, runFfmpeg, type Compositor, type RenderProgress, type RenderResult } from '../../core/index.js'
-import type { NetworkPolicy } from '../../plugins/index.js'
+import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { IsolatedRenderer } from '../service/isolated-renderer.js'
 
 /**
@@ -26,6 +26,8 @@ export interface SegmentedOptions {
   baseDir?: string
   cacheDir?: string
   network?: NetworkPolicy
+  /** Local files the pieces may read (default: any, as `createRenderer`). */
+  files?: FilePolicy
 }
 
 /**
@@ -52,7 +54,7 @@ export async function renderSegmented(local: Compositor, edit: unknown, opts: Se
   const work = await mkdtemp(join(tmpdir(), 'reelforge-segments-'))
   const pool = opts.pieces
     ? undefined
-    : new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, baseUrl: '' }), () => {
+    : new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, files: opts.files, baseUrl: '' }), () => {
         throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
       })
   const renderPiece: PieceRenderer = opts.pieces ?? ((piece, o) => pool!.render(piece, o))

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import type { NetworkPolicy } from '../../plugins/index.js'
+import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.js'
 
 /** Request limits; each breach is a clear 4xx naming the limit. */
@@ -39,6 +39,12 @@ export interface ServiceConfig {
    * addresses are refused unless allowed here (CIDRs; env `REELFORGE_ALLOW_NETWORKS=127.0.0.0/8,::1`).
    */
   network: NetworkPolicy
+  /**
+   * Local files a timeline may name: none by default (a source over the API is an http(s) URL, this service's
+   * own file URL or `alias://`). Directories listed here (env `REELFORGE_ALLOW_FILES=/srv/media,/srv/fonts`)
+   * are readable; paths are judged after realpath, so `..` and symlinks cannot leave them.
+   */
+  files: FilePolicy
   /**
    * Render in separate processes (default), so a crash while rendering — the X server dying, a GL driver
    * fault — fails that job and not the service. `false` renders in this process (tests, debugging).
@@ -104,13 +110,17 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     ...overrides,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
     isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
-    network: overrides.network ?? { allow: (process.env.REELFORGE_ALLOW_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean) },
+    network: overrides.network ?? { allow: list(process.env.REELFORGE_ALLOW_NETWORKS) },
+    files: overrides.files ?? { allow: list(process.env.REELFORGE_ALLOW_FILES).map((dir) => resolve(dir)) },
     s3: 's3' in overrides ? overrides.s3 : s3ConfigFromEnv(),
     databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : process.env.REELFORGE_DATABASE_URL || undefined,
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   }
 }
+
+/** A comma-separated environment variable as a list. */
+const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
 
 export const dbPath = (config: ServiceConfig) => join(config.dataDir, 'reelforge.db')
 /** What `openDatabase` opens: the PostgreSQL URL when one is configured, else the SQLite file. */

@@ -9,6 +9,7 @@ import type { ServiceConfig } from './config.js'
 import { workDir } from './config.js'
 import { nowIso, type Db } from './db.js'
 import { ServiceError } from './errors.js'
+import { publicText } from './public-text.js'
 import { ImageRequestSchema, type ImageRequestInput } from './image-request.js'
 import type { Principal } from './keys.js'
 import type { Pricing } from './pricing.js'
@@ -219,7 +220,7 @@ export class ImageService {
       await this.d.webhooks.emit(p.accountId, 'ai.complete', { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits })
     } catch (e) {
       error = e
-      const message = e instanceof Error ? e.message : String(e)
+      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[images] ${id} failed: ${full}`))
       await this.d.db.transaction(async () => {
         await this.d.wallet.release(id)
         await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])

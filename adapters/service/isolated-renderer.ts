@@ -2,13 +2,15 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { RenderError, type Compositor, type ImageGenerator, type ImageRequest, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
-import type { NetworkPolicy } from '../../plugins/index.js'
+import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import type { S3Config } from './config.js'
 
 /** What the render process is built from (plain data: it crosses a process boundary). */
 export interface ChildConfig {
   cacheDir: string
   network: NetworkPolicy
+  /** Local files sources may name; undefined: any (library use — stated explicitly, never by omission). */
+  files: FilePolicy | undefined
   baseUrl: string
   /** Local storage's directory, so the service's own file URLs are read from disk… */
   filesDir?: string

@@ -3,6 +3,7 @@ import { inject, injectable } from './di.js'
 import type { Warning } from '../../core/index.js'
 import { nowIso, type Db } from './db.js'
 import type { JobStage, JobStatus, RenderStatusRecord } from './api-types.js'
+import { publicIssues, publicText } from './public-text.js'
 import { TOKENS } from './tokens.js'
 
 export type { JobStage, JobStatus }
@@ -177,13 +178,18 @@ export class JobStore {
       `UPDATE jobs SET status = 'COMPLETE', stage = NULL, progress = 1, url = @url, poster = @poster, thumbnail = @thumbnail,
           duration = @duration, credits_used = @credits, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
         WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`,
-      { id, owner, url: result.url, poster: result.poster ?? null, thumbnail: result.thumbnail ?? null, duration: result.duration, credits: result.credits, warnings: JSON.stringify(result.warnings), now: nowIso() },
+      { id, owner, url: result.url, poster: result.poster ?? null, thumbnail: result.thumbnail ?? null, duration: result.duration, credits: result.credits, warnings: JSON.stringify(publicIssues(result.warnings)), now: nowIso() },
     )
     return changed > 0
   }
 
-  /** Fails a job held by `owner` (or any queued/processing job when `owner` is null). */
-  async fail(id: string, owner: string | null, error: string, warnings: Warning[] = []): Promise<boolean> {
+  /**
+   * Fails a job held by `owner` (or any queued/processing job when `owner` is null). Its error and warnings
+   * are stored as clients see them, without server paths; the full error goes to the log.
+   */
+  async fail(id: string, owner: string | null, fullError: string, warnings: Warning[] = []): Promise<boolean> {
+    const error = publicText(fullError, (full) => console.warn(`[jobs] job ${id} failed: ${full}`))
+    warnings = publicIssues(warnings)
     const changed = await this.db.run(
       `UPDATE jobs SET status = 'FAILED', stage = NULL, error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
         WHERE id = @id AND (lease_owner = @owner OR CAST(@owner AS TEXT) IS NULL) AND status IN ('QUEUED', 'PROCESSING')`,

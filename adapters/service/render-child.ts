@@ -2,9 +2,8 @@
 // Whatever kills it — Xlib exiting when the X server dies, a GL driver segfault, the OOM killer — costs the
 // job it was rendering, never the HTTP service.
 import { displayLost, RenderError, type RenderResult } from '../../core/index.js'
-import { createRenderer } from '../index.js'
 import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './isolated-renderer.js'
-import { storageLoader } from './storage-loader.js'
+import { serviceRenderer } from './service-renderer.js'
 import { S3Storage } from './s3-storage.js'
 import { LocalStorage } from './storage.js'
 
@@ -15,10 +14,12 @@ const controllers = new Map<string, AbortController>()
 let nextAsk = 0
 
 const storage = config.s3 ? new S3Storage(config.s3) : config.filesDir ? new LocalStorage(config.filesDir) : undefined
-const renderer = createRenderer({
+const renderer = serviceRenderer({
   cacheDir: config.cacheDir,
   network: config.network,
-  plugins: storage ? [storageLoader(() => config.baseUrl, storage, config.cacheDir)] : [],
+  files: config.files,
+  baseUrl: () => config.baseUrl,
+  storage,
   // AI assets are generated (and charged) by the parent, which owns the database.
   generateImage: (request, ctx) =>
     new Promise<string>((resolve, reject) => {

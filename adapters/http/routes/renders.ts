@@ -9,6 +9,7 @@ import { JOB_STATUSES } from '../../service/api-types.js'
 import { toStatus, type JobStore } from '../../service/jobs.js'
 import type { KeyStore } from '../../service/keys.js'
 import { checkLimits } from '../../service/limits.js'
+import { checkSources, sourcePolicy, stitchPath } from '../../service/sources.js'
 import type { JobQueue } from '../../service/queue.js'
 import { failJob } from '../../service/settle.js'
 import { StitchSchema, stitchToEdit } from '../../service/stitch.js'
@@ -52,6 +53,7 @@ export function renderRoutes(d: RenderRouteDeps) {
     }
     const { edit, warnings } = d.renderer.validate(editInput)
     checkLimits(edit, d.config.limits, principal.sandbox)
+    await checkSources(edit, sourcePolicy(d.config), kind === 'stitch' ? stitchPath : undefined)
     const callback = (kind === 'stitch' ? (request as { callback?: string }).callback : edit.callback) ?? null
     await checkTargetUrl('callback', callback, d.config.network)
     // The job and its credit hold commit together: without the credits (402) nothing is queued.
@@ -125,6 +127,7 @@ export function renderRoutes(d: RenderRouteDeps) {
         try {
           const { edit, warnings } = d.renderer.validate(body)
           checkLimits(edit, d.config.limits, principal.sandbox)
+          await checkSources(edit, sourcePolicy(d.config))
           return { valid: true, issues: [], warnings }
         } catch (e) {
           const issues = (e instanceof RenderError || e instanceof ServiceError) && e.data?.issues

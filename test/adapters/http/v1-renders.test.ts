@@ -183,7 +183,7 @@ run('QUEUED → PROCESSING (stages) → COMPLETE, with a downloadable file that 
 })
 run('a failing render ends FAILED with the renderer\'s message naming the clip', async () => {
   const bad = titleEdit() as any
-  bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/nonexistent/x.png' }, start: 0, length: 1 }] })
+  bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/v1/files/00000000-0000-4000-8000-000000000000/x.png' }, start: 0, length: 1 }] })
   const { body } = await worker.call('POST', '/v1/render', { body: bad })
   const done = await worker.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
   assert.is(done.status, 'FAILED')

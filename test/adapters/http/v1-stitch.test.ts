@@ -6,7 +6,8 @@ import { lavfi, tempDir } from '../../helpers/media.js'
 import { testService } from '../../helpers/service.js'
 
 const dir = tempDir()
-const svc = await testService({ start: true })
+// The clips are local files: the operator allows their folder (over the API no other file is readable).
+const svc = await testService({ start: true, config: { files: { allow: [dir] } } })
 
 test('stitch plays the clips end to end: a 1 s and a 2 s video (trimmed) make a 2.5 s video with sound', async () => {
   const a = await lavfi('testsrc2=s=160x90:r=25:d=1', join(dir, 'a.mp4'), ['-f', 'lavfi', '-i', 'sine=d=1', '-shortest', '-c:v', 'libx264', '-c:a', 'aac'])

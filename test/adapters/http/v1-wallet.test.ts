@@ -50,7 +50,7 @@ wallet('a render holds its estimate; completion charges the actual cost and rele
   assert.is(done.credits_used, 3)
   assert.equal((await svc.call('GET', '/v1/wallet')).body, { balance: 7, held: 0, available: 7, low_balance_threshold: 100 })
   const bad = titleEdit(1) as any
-  bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/missing.png' }, start: 0, length: 1 }] })
+  bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/v1/files/00000000-0000-4000-8000-000000000000/missing.png' }, start: 0, length: 1 }] })
   const failed = await svc.call('POST', '/v1/render', { body: bad })
   const f = await svc.waitFor(failed.body.jobId, ['FAILED'])
   assert.is(f.credits_used, 0)

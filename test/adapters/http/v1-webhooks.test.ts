@@ -79,7 +79,7 @@ delivery('render.failed carries the error', async () => {
   const rx = await startReceiver()
   const svc = await testService({ start: true })
   const bad = titleEdit() as any
-  bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/missing.png' }, start: 0, length: 1 }] })
+  bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/v1/files/00000000-0000-4000-8000-000000000000/missing.png' }, start: 0, length: 1 }] })
   const { body } = await svc.call('POST', '/v1/render', { body: { ...bad, callback: rx.url } })
   await svc.waitFor(body.jobId, ['FAILED'])
   const got = await rx.waitFor(3)
