@@ -44,10 +44,20 @@ export class RenderError extends Error {
   }
 }
 
-/** Builds the single `E_TIMELINE_INVALID` error that lists every issue, each on its own line. */
-export function invalidTimeline(issues: Issue[]): RenderError {
+/** Builds the single `E_TIMELINE_INVALID` error that lists every issue (the first 100, then a count), each on its own line. */
+/** At most this many issues or warnings are reported; the rest are counted (a 3 MB edit can hold 200k). */
+export const MAX_REPORTED = 100
+
+/** The first `MAX_REPORTED` of a list, then one entry that says how many more there were. */
+export function capped<T extends Issue>(list: T[], what: string): T[] {
+  if (list.length <= MAX_REPORTED) return list
+  return [...list.slice(0, MAX_REPORTED), { path: '', message: `…and ${list.length - MAX_REPORTED} more ${what} not listed` } as T]
+}
+
+export function invalidTimeline(all: Issue[]): RenderError {
+  const issues = capped(all, 'issues')
   const lines = issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`)
-  return new RenderError('E_TIMELINE_INVALID', `invalid edit (${issues.length} issue${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`, { issues })
+  return new RenderError('E_TIMELINE_INVALID', `invalid edit (${all.length} issue${all.length === 1 ? '' : 's'}):\n${lines.join('\n')}`, { issues })
 }
 
 /** Wraps anything a plugin throws with the plugin's identity (rollup's logPluginError), keeping RenderErrors' codes. */

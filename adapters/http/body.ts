@@ -40,7 +40,7 @@ function readNodeBody(req: Readable, limit: number): Promise<Uint8Array[]> {
     const chunks: Uint8Array[] = []
     let size = 0
     const done = (error?: unknown) => {
-      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose)
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
       if (error) reject(error)
       else resolve(chunks)
     }
@@ -51,8 +51,10 @@ function readNodeBody(req: Readable, limit: number): Promise<Uint8Array[]> {
       done(tooLarge(limit))
     }
     const onEnd = () => done()
-    const onClose = () => done(new ServiceError('E_BAD_REQUEST', 'the request body ended early (the client went away)'))
-    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose)
+    // A client that goes away mid-body ('aborted', then 'close') is ordinary: one line in the log, no stack.
+    const onClose = () => done(clientGone())
+    const onError = (e: NodeJS.ErrnoException) => done(e.code === 'ECONNRESET' || e.message === 'aborted' ? clientGone() : e)
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
   })
 }
 
@@ -84,6 +86,7 @@ export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown):
   throw new ServiceError('E_VALIDATION', `invalid request (${issues.length} issue${issues.length === 1 ? '' : 's'}): ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`, { issues })
 }
 
+const clientGone = () => new ServiceError('E_BAD_REQUEST', 'the request body ended early (the client went away)', { clientGone: true })
 const tooLarge = (limit: number) => new ServiceError('E_PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`)
 
 /**

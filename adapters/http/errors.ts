@@ -52,6 +52,7 @@ export function onError(error: HTTPError, event: H3Event): Response {
     const headers: Record<string, string> = cause instanceof ServiceError && cause.data?.retryAfter ? { 'retry-after': String(cause.data.retryAfter) } : {}
     // The rest of an oversized body is left unread: the connection cannot carry another request after it.
     if (cause.code === 'E_PAYLOAD_TOO_LARGE') headers.connection = 'close'
+    if (cause.data?.clientGone) console.warn(`[http] ${event.req.method} ${new URL(event.req.url).pathname}: ${cause.message}`)
     // Messages may quote a file the server opened: clients see its name, the log the full path.
     const message = publicText(cause.message, (full) => console.warn(`[http] ${event.req.method} ${new URL(event.req.url).pathname}: ${full}`))
     return errorResponse(status, cause.code, message, issues ? { issues: publicIssues(issues) } : {}, headers)

@@ -26,7 +26,7 @@ export class S3Storage implements Storage {
   }
 
   private objectKey(key: string): string {
-    if (!STORAGE_KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key ${key}`)
+    if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key ${key}`)
     return `${this.config.prefix ?? ''}${key}`
   }
 

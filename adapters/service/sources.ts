@@ -36,7 +36,7 @@ export function sourcesOf(edit: ValidEdit): { path: string; src: string }[] {
 export function ownFileKey(src: string, baseUrl: string): string | undefined {
   const base = `${baseUrl.replace(/\/+$/, '')}/v1/files/`
   const key = src.startsWith(base) ? src.slice(base.length) : src.startsWith('/v1/files/') ? src.slice('/v1/files/'.length) : undefined
-  return key !== undefined && STORAGE_KEY.test(key) && !key.includes('..') ? key : undefined
+  return key !== undefined && STORAGE_KEY.test(key) ? key : undefined
 }
 
 /**

@@ -22,15 +22,15 @@ export const CONTENT_TYPES: Record<string, string> = {
 }
 export const contentType = (name: string) => CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
 
-/** Keys are `<job id>/<file name>`: nothing else may reach the filesystem. */
-export const STORAGE_KEY = /^[0-9a-f-]{36}\/[A-Za-z0-9._-]{1,100}$/
+/** Keys are `<job id>/<file name>` (never `..` in the name): nothing else may reach the filesystem. */
+export const STORAGE_KEY = /^[0-9a-f-]{36}\/(?!.*\.\.)[A-Za-z0-9._-]{1,100}$/
 
 /** Files under `<root>/<job id>/<name>`. */
 export class LocalStorage implements Storage {
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
-    if (!STORAGE_KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key ${key}`)
+    if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key ${key}`)
     return join(this.root, key)
   }
 

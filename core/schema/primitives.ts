@@ -26,6 +26,8 @@ export const NumberLike = v.pipe(
         v.string(),
         v.regex(NUMERIC, (i) => `must be a number, got ${show(i.input)}`),
         v.transform((s) => Number(s)),
+        // "1e400" spells a number JSON cannot hold: it parses to Infinity, which no renderer can use.
+        v.finite(() => 'must be a finite number (too large to represent)'),
       ),
     ],
     (i) => `must be a number, got ${show(i.input)}`,

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { invalidTimeline, type Issue, type Warning } from '../errors.js'
+import { capped, invalidTimeline, type Issue, type Warning } from '../errors.js'
 import { applyMerge } from '../plan/merge.js'
 import { EditSchema, MergeFieldSchema, type EditOutput } from './edit.js'
 import { toIssues } from './issues.js'
@@ -85,7 +85,7 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
       if (typeof o === 'number' && Math.abs(o) > 1) warnings.push({ path: `${path}.offset.${axis}`, message: `${o} is outside -1..1; the clip is placed partly or wholly off-frame` })
     }
   })
-  return { edit, warnings }
+  return { edit, warnings: capped(warnings, 'warnings') }
 }
 
 const clipPath = (t: number, c: number) => `timeline.tracks[${t}].clips[${c}]`
