@@ -80,6 +80,8 @@ export const rawBody = (event: H3Event): string => (event.context.jsonBody as { 
 
 /** Validates one of our own request bodies; every issue with its path, 400 `E_VALIDATION`. */
 export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  // valibot's object schemas take arrays as objects; every body of ours is a JSON object.
+  if (Array.isArray(input)) throw new ServiceError('E_VALIDATION', 'invalid request: the body must be a JSON object, got an array', { issues: [{ path: '', message: 'must be a JSON object, got an array' }] })
   const result = v.safeParse(schema, input)
   if (result.success) return result.output
   const issues = toIssues(result.issues)

@@ -72,3 +72,16 @@ test('a client that goes away mid-body leaves one log line, no stack', async () 
 })
 
 test.run()
+
+const bodies = suite('request bodies are JSON objects')
+bodies('an array where a body object belongs is a 400, not an empty request (POST /v1/keys made a key from [])', async () => {
+  const svc = await testService()
+  const admin = (await svc.keys.create({ admin: true })).key
+  for (const [method, path] of [['POST', '/v1/keys'], ['PUT', '/v1/wallet/threshold'], ['POST', '/v1/ai/image'], ['PUT', '/v1/webhooks'], ['POST', '/v1/stitch']] as const) {
+    const r = await svc.call(method, path, { key: admin, raw: '[]', headers: { 'content-type': 'application/json' } })
+    assert.is(r.status, 400, `${method} ${path}: ${JSON.stringify(r.body)}`)
+  }
+  assert.is((await svc.keys.list(svc.liveAccount)).length, 1, 'no key was made')
+  await svc.close()
+})
+bodies.run()
