@@ -10,6 +10,7 @@ import { createRegistry, type Registry } from './registry.js'
 import { createPlan, type RenderPlan } from './plan/plan.js'
 import { renderFrames } from './render/frame-loop.js'
 import { createCaptures } from './render/captures.js'
+import { atCrashSite } from './render/crash-site.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
 import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from './schema/names.js'
 import { validateEdit, type KnownNames, type ValidEdit } from './schema/validate.js'
@@ -57,11 +58,30 @@ export interface RenderProgress {
   etaMs: number
 }
 
+/** A render as planned: smart timing resolved, nothing drawn yet. */
+export interface PlannedRender {
+  /** Seconds of output (after `output.range`). */
+  duration: number
+  /** Seconds the whole timeline lasts. */
+  timelineDuration: number
+  frames: number
+  fps: number
+  /** The output picture's size (`output.scaleTo` when it asks for another). */
+  width: number
+  height: number
+}
+
 export interface RenderOptions {
   /** Output file path. */
   out: string
   signal?: AbortSignal
   onProgress?: (p: RenderProgress) => void
+  /**
+   * Runs once the render is planned — sources probed, `auto`/`end`/`alias://` timing resolved — and before the
+   * output opens or the first frame is drawn; awaited. A throw stops the render with that error (the service
+   * holds the real price here, and refuses what the wallet cannot pay).
+   */
+  onPlanned?: (planned: PlannedRender) => void | Promise<void>
   /** Relative asset paths resolve against this directory (default: the working directory). */
   baseDir?: string
   /** Who the render is for, handed to `generateImage` (the service passes the job's principal). */
@@ -138,16 +158,19 @@ export function createCompositor(options: CompositorOptions): Compositor {
       if (signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
       const report = opts.onProgress
       report?.({ stage: 'fetching', progress: 0, frame: 0, frames: 0, fps: 0, etaMs: 0 })
-      const plan = await compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner })
+      const plan = await atCrashSite({ stage: 'fetching' }, () => compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner }))
       const out = resolve(opts.out)
       let sink: FrameSink | undefined
       try {
+        const picture = plan.scaleTo ?? plan.frame
+        await opts.onPlanned?.({ duration: plan.duration, timelineDuration: plan.timelineDuration, frames: plan.frames, fps: plan.fps, width: picture.width, height: picture.height })
         await mkdir(dirname(out), { recursive: true })
         const output = plan.edit.output
         if (plan.output.takes === 'audio' && !plan.audio) {
           throw new RenderError('E_OUTPUT_FAILED', `output.format "${plan.format}" needs sound, but the timeline has none${output.mute ? ' (output.mute is set)' : ''}`, { path: 'output.format' })
         }
-        sink = await plan.output.open({
+        // The encoder's callbacks (its process and pipe events) belong to the encoding stage.
+        sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () => plan.output.open({
           path: out,
           width: plan.frame.width,
           height: plan.frame.height,
@@ -160,16 +183,18 @@ export function createCompositor(options: CompositorOptions): Compositor {
           repeat: output.repeat,
           audio: plan.audio,
           signal,
-        })
+        }))
         const captures = createCaptures(plan, out)
         // Fetching is ~5 % of a render, compositing+encoding ~90 %, the encoder's tail the rest.
         const loop = plan.output.takes === 'audio'
           ? { drawn: 0 }
-          : await renderFrames(plan, sink, {
-              signal,
-              onFrame: captures.onFrame,
-              onProgress: (p) => report?.({ stage: 'rendering', progress: 0.05 + 0.9 * (p.frame / p.frames), frame: p.frame, frames: p.frames, fps: p.fps, etaMs: p.etaMs }),
-            })
+          : await atCrashSite({ stage: 'rendering' }, () =>
+              renderFrames(plan, sink!, {
+                signal,
+                onFrame: captures.onFrame,
+                onProgress: (p) => report?.({ stage: 'rendering', progress: 0.05 + 0.9 * (p.frame / p.frames), frame: p.frame, frames: p.frames, fps: p.fps, etaMs: p.etaMs }),
+              }),
+            )
         report?.({ stage: 'encoding', progress: 0.95, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
         const written = await sink.close()
         const stills = await captures.write()
@@ -177,8 +202,8 @@ export function createCompositor(options: CompositorOptions): Compositor {
           path: written.path,
           duration: plan.duration,
           frames: plan.output.takes === 'audio' ? 0 : plan.frames,
-          width: (plan.scaleTo ?? plan.frame).width,
-          height: (plan.scaleTo ?? plan.frame).height,
+          width: picture.width,
+          height: picture.height,
           fps: plan.fps,
           bytes: written.bytes,
           renderMs: performance.now() - started,

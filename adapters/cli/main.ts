@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (e) => {
-    console.error(e)
+    // A user sees what went wrong; the stack is for --debug.
+    console.error(process.argv.includes('--debug') ? e : `error: ${e instanceof Error ? e.message : String(e)}`)
     process.exitCode = 1
   },
 )

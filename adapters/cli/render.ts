@@ -2,19 +2,20 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRenderer, renderSegmented } from '../index.js'
-import { RenderError } from '../../core/index.js'
+import { crashSite, describeCrashSite, RenderError } from '../../core/index.js'
 import { createProgressPrinter } from './progress.js'
 
-const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments N] [--quiet]
+const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments N] [--quiet] [--debug]
 
---segments N renders an mp4 as N time segments in N processes at once and joins them without re-encoding.`
+--segments N renders an mp4 as N time segments in N processes at once and joins them without re-encoding.
+--debug prints the stack of an error as well as its message.`
 
 /** `reelforge render`: renders an edit file; a bad edit exits 2 printing each issue with its path. */
 export async function renderCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string', short: 'o' }, 'y-axis': { type: 'string' }, segments: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' } },
+    options: { out: { type: 'string', short: 'o' }, 'y-axis': { type: 'string' }, segments: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, debug: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   })
   if (values.help || positionals.length !== 1 || !values.out) {
     console.error(USAGE)
@@ -34,6 +35,14 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const onSigint = () => controller.abort()
   process.once('SIGINT', onSigint)
   const progress = createProgressPrinter()
+  const debug = !!values.debug
+  // An exception thrown from a callback a plugin scheduled, outside any promise: say where and why, not Node's dump.
+  const onCrash = (e: unknown) => {
+    progress.done()
+    const why = e instanceof Error ? e.message : String(e)
+    process.exit(reportError(new RenderError('E_RENDERER_CRASHED', `the render crashed ${describeCrashSite(crashSite())}: ${why}`, undefined, { cause: e }), debug))
+  }
+  process.on('uncaughtException', onCrash)
   try {
     const common = { out: values.out, baseDir: dirname(file), signal: controller.signal, onProgress: values.quiet ? undefined : progress.update }
     const segments = Number(values.segments ?? 1)
@@ -47,14 +56,20 @@ export async function renderCommand(argv: string[]): Promise<number> {
     return 0
   } catch (e) {
     progress.done()
-    return reportError(e)
+    return reportError(e, debug)
   } finally {
     process.off('SIGINT', onSigint)
+    process.off('uncaughtException', onCrash)
   }
 }
 
-/** Prints a failure the way a user can act on it; returns the exit code. */
-export function reportError(e: unknown): number {
+/** Prints a failure the way a user can act on it — its message, and its stack only with `debug`; returns the exit code. */
+export function reportError(e: unknown, debug = false): number {
+  const stack = (err: unknown) => {
+    if (!debug) return
+    const cause = err instanceof Error ? (err.cause ?? err) : err
+    if (cause instanceof Error && cause.stack) console.error(cause.stack)
+  }
   if (e instanceof RenderError) {
     if (e.code === 'E_TIMELINE_INVALID' && e.data?.issues) {
       console.error(`error: the edit is invalid (${e.data.issues.length} issue${e.data.issues.length === 1 ? '' : 's'}):`)
@@ -66,8 +81,10 @@ export function reportError(e: unknown): number {
       return 130
     }
     console.error(`error ${e.code}: ${e.message}`)
+    stack(e)
     return 1
   }
-  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e))
+  console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
+  stack(e)
   return 1
 }

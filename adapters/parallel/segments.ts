@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RenderError, runFfmpeg, type Compositor, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { RenderError, runFfmpeg, type Compositor, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { IsolatedRenderer } from '../service/isolated-renderer.js'
 
@@ -23,6 +23,8 @@ export interface SegmentedOptions {
   segments?: number
   signal?: AbortSignal
   onProgress?: (p: RenderProgress) => void
+  /** As `RenderOptions.onPlanned`: once, for the whole render, after it is planned and before any piece starts. */
+  onPlanned?: (planned: PlannedRender) => void | Promise<void>
   baseDir?: string
   cacheDir?: string
   network?: NetworkPolicy
@@ -41,15 +43,18 @@ export interface SegmentedOptions {
  */
 export async function renderSegmented(local: Compositor, edit: unknown, opts: SegmentedOptions): Promise<RenderResult> {
   const started = performance.now()
-  const whole = () => local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, baseDir: opts.baseDir })
+  const whole = () => local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, onPlanned: opts.onPlanned, baseDir: opts.baseDir })
   // Only mp4 joins by stream copy; anything else renders in one piece without planning twice.
   if ((opts.segments ?? 2) <= 1 || local.validate(edit).edit.output.format !== 'mp4') return whole()
   const plan = await local.plan(edit, { signal: opts.signal, baseDir: opts.baseDir })
   const { firstFrame, frames, fps, format, edit: valid } = plan
   const hasAudio = !!plan.audio
+  const picture = plan.scaleTo ?? plan.frame
   await plan.dispose()
   const n = Math.max(1, Math.min(opts.segments ?? 2, Math.floor(frames / fps))) // at least a second each
   if (format !== 'mp4' || n === 1) return whole()
+  // The pieces never call it: the whole render is planned here, once.
+  await opts.onPlanned?.({ duration: frames / fps, timelineDuration: plan.timelineDuration, frames, fps, width: picture.width, height: picture.height })
 
   const work = await mkdtemp(join(tmpdir(), 'reelforge-segments-'))
   const pool = opts.pieces

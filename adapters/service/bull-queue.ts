@@ -1,10 +1,12 @@
 import { Redis } from 'ioredis'
-import { Queue, QueueEvents, UnrecoverableError, type Job as BullJob, type JobsOptions, type WorkerOptions } from 'bullmq'
+import { Queue, QueueEvents, UnrecoverableError, type Job as BullJob, type JobsOptions, type Worker, type WorkerOptions } from 'bullmq'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import type { Job, JobStage } from './jobs.js'
 import type { JobQueue } from './queue.js'
+import { coverWorker } from './bull-cover.js'
+import { ServiceError } from './errors.js'
 import type { RenderOutcome, RenderTask } from './render-task.js'
-import { completeJob, failJob, type SettleDeps } from './settle.js'
+import { completeJob, failJob, failureText, type SettleDeps } from './settle.js'
 
 /** The BullMQ queue renders wait in, and the channel cancellations go out on (workers subscribe). */
 export const RENDER_QUEUE = 'reelforge-render'
@@ -15,10 +17,14 @@ const OWNER = 'bullmq'
 /** Failures that another attempt may not repeat (a killed encoder, a crashed renderer); the rest fail at once. */
 const RETRYABLE = new Set<RenderErrorCode>(['E_RENDERER_CRASHED', 'E_OUTPUT_FAILED', 'E_GL_UNAVAILABLE'])
 
-/** What a worker throws to BullMQ for a failed render or piece: cancels and render errors are not retried. */
+/**
+ * What a worker throws to BullMQ for a failed render or piece: cancels, render errors and the service's
+ * refusals (`E_INSUFFICIENT_CREDITS`, with its code in the reason) are not retried.
+ */
 export function bullFailure(e: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')) return new UnrecoverableError('cancelled')
   if (e instanceof RenderError && !RETRYABLE.has(e.code)) return new UnrecoverableError(e.message)
+  if (e instanceof ServiceError) return new UnrecoverableError(failureText(e))
   return e
 }
 
@@ -67,6 +73,8 @@ export class BullQueue implements JobQueue {
   private readonly publisher: Redis
   private timer: NodeJS.Timeout | undefined
   private reconciling: Promise<void> | undefined
+  /** Answers workers asking to hold a planned render's real price (they have no database). */
+  private cover: Worker | undefined
   private stopRequested = false
   get stopping(): boolean {
     return this.stopRequested
@@ -114,6 +122,10 @@ export class BullQueue implements JobQueue {
     this.events.on('completed', ({ jobId, returnvalue }) => logged('complete', jobId, this.completed(jobId, returnvalue as unknown as RenderOutcome)))
     this.events.on('failed', ({ jobId, failedReason }) => logged('fail', jobId, this.failed(jobId, failedReason)))
     void this.events.run().catch((e) => console.error('[bullmq] events:', e.message))
+    const coverConnection = redisConnection(this.d.redisUrl)
+    this.connections.push(coverConnection)
+    this.cover = coverWorker(coverConnection, this.d)
+    this.cover.on('error', (e) => console.error('[bullmq] cover:', e.message))
     void this.reconcile()
     this.timer = setInterval(() => void this.reconcile(), 5000)
   }
@@ -167,6 +179,7 @@ export class BullQueue implements JobQueue {
     this.stopRequested = true
     clearInterval(this.timer)
     await this.reconciling
+    await this.cover?.close()
     await this.events.close()
     await this.queue.close()
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())))

@@ -1,6 +1,7 @@
 import { Queue, QueueEvents, Worker } from 'bullmq'
 import type { Compositor } from '../../core/index.js'
 import { renderSegmented } from '../parallel/segments.js'
+import { askCover, COVER_QUEUE } from './bull-cover.js'
 import { bullFailure, CANCEL_CHANNEL, RENDER_QUEUE, redisConnection, workerOptions } from './bull-queue.js'
 import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'
 import { renderToStorage, type RenderOutcome, type RenderTask } from './render-task.js'
@@ -38,6 +39,12 @@ export async function startBullWorker(o: BullWorkerOptions) {
   const pieceEvents = new QueueEvents(SEGMENT_QUEUE, { connection: segmentConnections[1] })
   pieceEvents.setMaxListeners(0) // one progress listener per piece in flight
   const publisher = segmentConnections[2]
+  // Once a render is planned, the service holds its real price (smart timing) or refuses it before the first frame.
+  const coverConnection = redisConnection(o.redisUrl)
+  const coverQueue = new Queue(COVER_QUEUE, { connection: segmentConnections[0] })
+  const coverEvents = new QueueEvents(COVER_QUEUE, { connection: coverConnection })
+  coverEvents.setMaxListeners(0) // one waiter per render being planned
+  const cover = askCover({ queue: coverQueue, events: coverEvents, timeoutMs: 60_000 })
   const pieces = segmentWorker({ connection: segmentConnections[3], renderer: o.renderer, storage: o.storage, workRoot: o.workRoot, concurrency: o.concurrency, lockMs: o.lockMs, log })
   /** The renderer a job uses: split over the workers when the server asked for segments, else this one. */
   const rendererFor = (task: RenderTask, attempt: number): { renderer: Compositor; done(): Promise<void> } => {
@@ -58,6 +65,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
         const outcome = await renderToStorage({ renderer, storage: o.storage, workRoot: o.workRoot }, job.data, {
           signal: signal ?? new AbortController().signal,
           onProgress: (stage, progress) => void job.updateProgress({ stage, progress: Math.round(progress * 1000) / 1000 }).catch(() => {}),
+          onPlanned: (planned) => cover(job.data.id, planned),
         })
         log(`rendered ${job.id}: ${outcome.frames} frames in ${(outcome.renderMs / 1000).toFixed(1)} s`)
         return outcome
@@ -78,7 +86,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
   subscriber.on('message', (_channel, jobId: string) => {
     if (worker.cancelJob(jobId, 'cancelled') || pieces.cancelJob(jobId, 'cancelled')) log(`cancelling ${jobId}`)
   })
-  await Promise.all([worker.waitUntilReady(), pieces.waitUntilReady(), pieceEvents.waitUntilReady()])
+  await Promise.all([worker.waitUntilReady(), pieces.waitUntilReady(), pieceEvents.waitUntilReady(), coverEvents.waitUntilReady()])
   return {
     worker,
     /** Finishes the renders in progress (BullMQ's close waits for them), then disconnects. */
@@ -87,7 +95,9 @@ export async function startBullWorker(o: BullWorkerOptions) {
       await pieces.close(force)
       await pieceEvents.close()
       await pieceQueue.close()
-      for (const c of [subscriber, connection, ...segmentConnections]) await c.quit().catch(() => c.disconnect())
+      await coverEvents.close()
+      await coverQueue.close()
+      for (const c of [subscriber, connection, coverConnection, ...segmentConnections]) await c.quit().catch(() => c.disconnect())
     },
   }
 }

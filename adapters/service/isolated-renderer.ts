@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { RenderError, type Compositor, type ImageGenerator, type ImageRequest, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { RenderError, type Compositor, type ImageGenerator, type ImageRequest, type PlannedRender, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import type { S3Config } from './config.js'
 
@@ -16,6 +16,11 @@ export interface ChildConfig {
   filesDir?: string
   /** …or the object storage they are read from. */
   s3?: S3Config
+  /**
+   * Modules (paths or file URLs) each render process imports for plugins beyond the built-in ones, each
+   * default-exporting a plugin or a list of them: plugins are code, so they cannot cross as data.
+   */
+  pluginModules?: string[]
 }
 
 type ErrorShape = { code: string; message: string; data?: Record<string, unknown> }
@@ -25,12 +30,16 @@ export const toShape = (e: unknown, fallback: string): ErrorShape => (e instance
 /** The RenderError an `ErrorShape` stands for. */
 export const fromShape = (s: ErrorShape) => new RenderError(s.code as never, s.message, s.data)
 export type ToChild =
-  | { type: 'render'; id: string; edit: unknown; out: string; owner?: unknown; baseDir?: string }
+  | { type: 'render'; id: string; edit: unknown; out: string; owner?: unknown; baseDir?: string; planned?: boolean }
+  /** The answer to `planned`: go on, or stop with `error`. */
+  | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
   | { type: 'generated'; ask: number; path?: string; error?: ErrorShape }
 export type ToParent =
   | { type: 'ready' }
   | { type: 'progress'; id: string; progress: RenderProgress }
+  /** The render is planned (its `onPlanned`): it waits for the answer before drawing anything. */
+  | { type: 'planned'; id: string; planned: PlannedRender }
   | { type: 'done'; id: string; result: RenderResult; retiring?: boolean }
   | { type: 'failed'; id: string; error: ErrorShape; retiring?: boolean }
   | { type: 'generate'; ask: number; request: ImageRequest; path: string; owner?: unknown }
@@ -39,7 +48,12 @@ interface Running {
   resolve(r: RenderResult): void
   reject(e: Error): void
   onProgress?: (p: RenderProgress) => void
+  onPlanned?: RenderOptions['onPlanned']
+  /** What `onPlanned` threw: the render fails with this very error (a ServiceError keeps its code). */
+  refusal?: Error
   signal?: AbortSignal
+  /** The last stage the render reported, for a process that dies without a word. */
+  stage: RenderProgress['stage']
 }
 
 /**
@@ -123,13 +137,14 @@ class Worker {
       if (m.type === 'generate') return void this.generate(m)
       const r = this.running
       if (!r || r.id !== m.id) return
-      if (m.type === 'progress') return r.onProgress?.(m.progress)
+      if (m.type === 'progress') return (r.stage = m.progress.stage), r.onProgress?.(m.progress)
+      if (m.type === 'planned') return void this.planned(r, m.planned)
       this.running = undefined
       this.hold(false)
-      // A retiring process (its X server died) exits next: never hand it another render.
+      // A retiring process (its X server died, or it crashed) exits next: never hand it another render.
       if (m.retiring) this.alive = false
       if (m.type === 'done') r.resolve(m.result)
-      else r.reject(fromShape(m.error))
+      else r.reject(r.refusal ?? fromShape(m.error))
     })
     this.child.on('exit', (code, signal) => {
       this.alive = false
@@ -139,8 +154,8 @@ class Worker {
       this.running = undefined
       if (!r) return
       if (r.signal?.aborted) return r.reject(new RenderError('E_CANCELLED', 'cancelled'))
-      const last = this.stderr.trim().split('\n').filter(Boolean).pop()
-      r.reject(new RenderError('E_RENDERER_CRASHED', `the render process died (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}; the service is unaffected`))
+      const last = crashLine(this.stderr)
+      r.reject(new RenderError('E_RENDERER_CRASHED', `the render process died (${signal ?? `exit code ${code}`}) while ${r.stage}${last ? `: ${last}` : ''}; the service is unaffected`))
     })
   }
 
@@ -149,11 +164,11 @@ class Worker {
     if (!this.alive) throw new RenderError('E_RENDERER_CRASHED', `the render process could not start: ${this.stderr.trim().split('\n').pop() ?? 'no output'}`)
     const id = `r${nextId++}`
     return new Promise<RenderResult>((resolve, reject) => {
-      this.running = { id, resolve, reject, onProgress: opts.onProgress, signal: opts.signal }
+      this.running = { id, resolve, reject, onProgress: opts.onProgress, onPlanned: opts.onPlanned, signal: opts.signal, stage: 'fetching' }
       this.hold(true)
       const abort = () => this.send({ type: 'abort', id, reason: String((opts.signal?.reason as Error)?.message ?? 'cancelled') })
       opts.signal?.addEventListener('abort', abort, { once: true })
-      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner, baseDir: opts.baseDir })
+      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner, baseDir: opts.baseDir, planned: !!opts.onPlanned })
     })
   }
 
@@ -172,6 +187,17 @@ class Worker {
     if (this.child.connected) this.child.send(m)
   }
 
+  /** Runs the render's `onPlanned` here, in the parent (it owns the database), and tells the child to go on or stop. */
+  private async planned(r: Running & { id: string }, planned: PlannedRender) {
+    try {
+      await r.onPlanned?.(planned)
+      this.send({ type: 'planned', id: r.id })
+    } catch (e) {
+      r.refusal = e instanceof Error ? e : new Error(String(e))
+      this.send({ type: 'planned', id: r.id, error: toShape(e, 'E_INTERNAL') })
+    }
+  }
+
   private async generate(m: Extract<ToParent, { type: 'generate' }>) {
     const signal = this.running?.signal ?? new AbortController().signal
     try {
@@ -181,4 +207,16 @@ class Worker {
       this.send({ type: 'generated', ask: m.ask, error: toShape(e, 'E_PROVIDER_FAILED') })
     }
   }
+}
+
+/**
+ * The line of a dead render process's stderr that says why: Node ends a crash with its version and the stack,
+ * which say nothing to a user — the last line that is neither.
+ */
+export function crashLine(stderr: string): string | undefined {
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^Node\.js v\d/.test(l) && !/^at\s/.test(l) && !/^\^+$/.test(l))
+    .pop()
 }

@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { Compositor, RenderProgress, Warning } from '../../core/index.js'
+import type { Compositor, PlannedRender, RenderProgress, Warning } from '../../core/index.js'
 import type { JobKind, JobStage } from './jobs.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Storage } from './storage.js'
@@ -49,7 +49,12 @@ export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): 
 export async function renderToStorage(
   deps: { renderer: Compositor; storage: Storage; workRoot: string },
   task: RenderTask,
-  opts: { signal: AbortSignal; onProgress(stage: JobStage, progress: number): void },
+  opts: {
+    signal: AbortSignal
+    onProgress(stage: JobStage, progress: number): void
+    /** Once planned, before the first frame: the service holds the real price here (a throw stops the render). */
+    onPlanned?(planned: PlannedRender): Promise<void>
+  },
 ): Promise<RenderOutcome> {
   const dir = join(deps.workRoot, task.id)
   // Per-frame progress is reported at most every 500 ms (each report is a database write or a Redis message);
@@ -71,6 +76,7 @@ export async function renderToStorage(
       // AI assets in the edit are generated for (and charged to) the job's account.
       owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
       onProgress: (p: RenderProgress) => report(p.stage, p.progress),
+      onPlanned: opts.onPlanned,
     })
     report('saving', 0.98)
     const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file)

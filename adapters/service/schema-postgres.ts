@@ -50,4 +50,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE INDEX images_batch ON images(batch_id, item_index);
    CREATE INDEX images_pending ON images(status);
    CREATE TABLE image_batches (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, created_at TEXT NOT NULL);`,
+  // A render whose real length is known only once planned (smart timing) holds the rest of its price then: a
+  // job may hold once at submission (no note) and once more per planned price (its note); it is still charged
+  // and released once each.
+  `DROP INDEX wallet_ledger_once;
+   CREATE UNIQUE INDEX wallet_ledger_once ON wallet_ledger(job_id, kind) WHERE job_id IS NOT NULL AND (kind <> 'hold' OR note IS NULL);
+   CREATE UNIQUE INDEX wallet_ledger_planned ON wallet_ledger(job_id, note) WHERE job_id IS NOT NULL AND kind = 'hold' AND note IS NOT NULL;`,
 ]

@@ -1,6 +1,7 @@
 import { RenderError } from '../../core/index.js'
 import type { Billing } from './billing.js'
 import { fileUrl, type ServiceConfig } from './config.js'
+import { ServiceError } from './errors.js'
 import type { JobEvents } from './events.js'
 import type { JobStore } from './jobs.js'
 import type { RenderOutcome } from './render-task.js'
@@ -18,7 +19,9 @@ class LeaseLost extends Error {}
 /**
  * Completes a job held by `owner` with a finished render. Charge and completion commit together: a crash
  * before leaves neither (the job renders again and is charged then), a crash after leaves both — never a
- * double charge. False when the job was cancelled meanwhile or `owner` no longer holds it.
+ * double charge. False when the job was cancelled meanwhile or `owner` no longer holds it. A render the
+ * account cannot pay in full (its hold was topped up when planned, so this should not happen) is failed
+ * with `E_INSUFFICIENT_CREDITS` instead: never delivered for less than its price.
  */
 export async function completeJob(d: SettleDeps, id: string, owner: string, outcome: RenderOutcome): Promise<boolean> {
   let completed = false
@@ -40,6 +43,10 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
     })
   } catch (e) {
     if (e instanceof LeaseLost) return false // another worker owns the job now; its result stands
+    if (e instanceof ServiceError && e.code === 'E_INSUFFICIENT_CREDITS') {
+      await failJob(d, id, owner, e) // the charge rolled back with the completion: the hold is released here
+      return false
+    }
     throw e
   }
   if (completed) await d.events.emit('render.complete', (await d.jobs.get(id))!)
@@ -51,8 +58,8 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
  * what was thrown, or the message a remote worker reported.
  */
 export async function failJob(d: SettleDeps, id: string, owner: string | null, error: unknown, cancelled = false): Promise<boolean> {
-  const message = cancelled ? 'cancelled' : error instanceof Error ? error.message : String(error)
-  if (error instanceof Error && !(error instanceof RenderError) && !cancelled) console.error(`[worker] job ${id} failed unexpectedly:`, error)
+  const message = cancelled ? 'cancelled' : failureText(error)
+  if (error instanceof Error && !(error instanceof RenderError) && !(error instanceof ServiceError) && !cancelled) console.error(`[worker] job ${id} failed unexpectedly:`, error)
   // The failure and the release of the hold commit together (a crash between them loses neither).
   const failed = await d.jobs.transaction(async () => {
     const ok = await d.jobs.fail(id, owner, message)
@@ -62,3 +69,10 @@ export async function failJob(d: SettleDeps, id: string, owner: string | null, e
   if (failed) await d.events.emit('render.failed', (await d.jobs.get(id))!)
   return failed
 }
+
+/**
+ * A failure as a job's `error`: the message, led by its code when the service refused the work
+ * (`E_INSUFFICIENT_CREDITS: the render lasts …`) — the job has no other place to carry the code.
+ */
+export const failureText = (error: unknown): string =>
+  error instanceof ServiceError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error)

@@ -1,6 +1,6 @@
 import type { Principal } from './keys.js'
 import { inject, injectable } from './di.js'
-import type { Billing } from './billing.js'
+import type { BilledJob, Billing } from './billing.js'
 import { nowIso, type Db } from './db.js'
 import { ServiceError } from './errors.js'
 import { renderPrice, type Pricing } from './pricing.js'
@@ -35,10 +35,10 @@ export interface WalletListener {
 /**
  * The prepaid credit wallet. Every change is one row in an append-only ledger (deposit, hold, charge,
  * release, refund); the per-account totals (`wallets`) are updated in the same transaction, so balance =
- * Σdeposit + Σrefund − Σcharge and held = Σhold − Σrelease always hold (a test checks it). A job is held,
- * charged and released at most once each (a unique index on (job, kind)), which makes settlement idempotent
- * across crashes. Balances never go negative: a hold needs available credits, a charge never exceeds what
- * the hold plus the available balance cover.
+ * Σdeposit + Σrefund − Σcharge and held = Σhold − Σrelease always hold (a test checks it). A job is charged
+ * and released at most once each, and held once at submission plus once more per planned price (unique
+ * indexes), which makes settlement idempotent across crashes. Balances never go negative: a hold needs
+ * available credits, and a charge the hold plus the available balance cannot cover is refused, never cut.
  */
 @injectable()
 export class Wallet implements Billing {
@@ -103,14 +103,42 @@ export class Wallet implements Billing {
     return amount
   }
 
-  /** Charges what the job really cost and releases its hold; returns the charge. Call inside the job's completing transaction. */
+  /**
+   * Holds the rest of a render's price once it is planned and its real duration known (smart timing): the
+   * submission could only estimate from numeric timing. Nothing when the hold already covers it; throws
+   * `E_INSUFFICIENT_CREDITS` when the available credits cannot, and for a job that has already ended.
+   */
+  async cover(job: BilledJob, planned: { seconds: number; width: number; height: number }): Promise<number> {
+    if (job.sandbox) return 0
+    const price = renderPrice(this.pricing, planned.seconds, planned)
+    return this.db.transaction(async () => {
+      const w = await this.row(job.accountId) // the account's lock first: a concurrent release or spend waits
+      // Released or charged: the job ended (cancelled, failed, settled) — a hold now would never be released.
+      if (await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind IN ('release', 'charge')`, [job.id])) throw new ServiceError('E_CONFLICT', `render ${job.id} has already ended`)
+      const held = (await this.holdOf(job.id))?.amount ?? 0
+      if (held >= price) return held
+      const more = price - held
+      const available = round(w.balance - w.held)
+      if (available < more) {
+        throw new ServiceError('E_INSUFFICIENT_CREDITS', `the render lasts ${planned.seconds.toFixed(1)} s, which costs ${price} credits; held for it: ${held}, available: ${available} (balance ${round(w.balance)}, held ${round(w.held)})`, { required: price, held, available })
+      }
+      await this.append(job.accountId, 'hold', more, job.id, `planned: ${round(planned.seconds)} s costs ${price}`, w)
+      return price
+    })
+  }
+
+  /**
+   * Charges what the job really cost and releases its hold; returns the charge. Call inside the job's
+   * completing transaction. Throws `E_INSUFFICIENT_CREDITS` (and charges nothing) when the hold and the
+   * available credits cannot pay the whole price: a render is never delivered for less.
+   */
   async settle(jobId: string, actual: { seconds: number; width: number; height: number }): Promise<number> {
     const hold = await this.holdOf(jobId)
     if (!hold) return 0 // sandbox or free
     return this.charge(hold.account_id, jobId, renderPrice(this.pricing, actual.seconds, actual))
   }
 
-  /** Charges `amount` against the job's hold (plus available credits if the hold is short); idempotent per job. */
+  /** Charges `amount` against the job's hold (plus available credits if the hold is short), in full or not at all; idempotent per job. */
   charge(accountId: string, jobId: string, amount: number): Promise<number> {
     return this.db.transaction(async () => {
       let w = await this.row(accountId) // the account's lock first: concurrent settlements of one job wait here
@@ -119,18 +147,21 @@ export class Wallet implements Billing {
       const hold = await this.holdOf(jobId)
       const heldForJob = hold ? hold.amount - (await this.releasedOf(jobId)) : 0
       if (heldForJob > 0) w = await this.append(accountId, 'release', heldForJob, jobId, 'settled', w)
-      const charged = Math.max(0, Math.min(amount, w.balance - w.held))
-      await this.append(accountId, 'charge', charged, jobId, charged < amount ? `short by ${round(amount - charged)}` : null, w)
-      return charged
+      // Never a partial charge: the transaction rolls back (the hold stays for the caller to release).
+      if (w.balance - w.held < amount) throw new ServiceError('E_INSUFFICIENT_CREDITS', `this costs ${amount} credits; held for it: ${round(heldForJob)}, available: ${round(w.balance - w.held - heldForJob)}`, { required: amount, held: heldForJob })
+      await this.append(accountId, 'charge', amount, jobId, null, w)
+      return amount
     })
   }
 
   /** Releases whatever is still held for a failed or cancelled job. */
   async release(jobId: string): Promise<void> {
     await this.db.transaction(async () => {
-      const hold = await this.holdOf(jobId)
-      if (!hold) return
-      const w = await this.row(hold.account_id)
+      const account = (await this.holdOf(jobId))?.account_id
+      if (!account) return
+      const w = await this.row(account)
+      // Summed under the account's lock: a concurrent `cover` has either added its hold already or waits.
+      const hold = (await this.holdOf(jobId))!
       const left = hold.amount - (await this.releasedOf(jobId))
       if (left > 0 && !(await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))) await this.append(hold.account_id, 'release', left, jobId, 'released', w)
     })
@@ -138,8 +169,9 @@ export class Wallet implements Billing {
 
   // ── internals ────────────────────────────────────────────────────────────────────────────
 
+  /** What a job holds in all: its submission's hold plus any taken when it was planned. */
   private holdOf(jobId: string) {
-    return this.db.get<{ account_id: string; amount: number }>(`SELECT account_id, amount FROM wallet_ledger WHERE job_id = ? AND kind = 'hold'`, [jobId])
+    return this.db.get<{ account_id: string; amount: number }>(`SELECT account_id, SUM(amount) AS amount FROM wallet_ledger WHERE job_id = ? AND kind = 'hold' GROUP BY account_id`, [jobId])
   }
 
   private async releasedOf(jobId: string): Promise<number> {

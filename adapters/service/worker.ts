@@ -6,6 +6,7 @@ import { JobEvents } from './events.js'
 import { JobStore, type Job } from './jobs.js'
 import { renderToStorage, type RenderOutcome } from './render-task.js'
 import { completeJob, failJob } from './settle.js'
+import { checkDuration } from './limits.js'
 import type { Storage } from './storage.js'
 import { TOKENS } from './tokens.js'
 
@@ -62,6 +63,12 @@ export class RenderWorker {
       const outcome = await renderToStorage({ renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config) }, job, {
         signal: controller.signal,
         onProgress: (stage, p) => void this.jobs.progress(job.id, owner, stage, p).catch(() => {}),
+        // Smart timing is resolved now: hold the rest of the real price, or fail before the first frame.
+        onPlanned: async (planned) => {
+          // Smart timing may have made the edit longer than submission could see: the limit applies now.
+          checkDuration(planned.timelineDuration, this.config.limits, job.sandbox)
+          await this.billing.cover(job, { seconds: planned.duration, width: planned.width, height: planned.height })
+        },
       })
       this.count(outcome)
       await completeJob(settle, job.id, owner, outcome)

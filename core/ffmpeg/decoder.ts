@@ -1,6 +1,6 @@
 import { RenderError } from '../errors.js'
 import { FrameSocket } from './frame-socket.js'
-import { lastLines, spawnFfmpeg, type FfmpegProcess } from './run.js'
+import { ffmpegReason, spawnFfmpeg, type FfmpegProcess } from './run.js'
 
 export interface DecoderOptions {
   path: string
@@ -97,7 +97,7 @@ export class RawVideoDecoder {
         if (this.closed) return void ((this.ended = true), this.wake())
         // An ffmpeg built without the unix protocol: fall back to stdout.
         if (socket && !socket.connected && /Protocol not found|unix/i.test(ff.stderr())) return this.launch(undefined)
-        if (code !== 0) this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${lastLines(ff.stderr())}`)
+        if (code !== 0) this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${decoderDeath(ff, code)}`, { path: opts.label })
         // Frames may still wait in the socket after the exit: the end is the stream's end.
         if (!socket || !socket.connected || code !== 0) this.streamEnded = true
         this.exitedCode = code
@@ -222,4 +222,11 @@ export class RawVideoDecoder {
     this.spare.length = 0
     this.current = undefined
   }
+}
+
+/** How a decoder's ffmpeg ended, in words: killed or its exit status, and the log line that says why. */
+function decoderDeath(ff: FfmpegProcess, code: number): string {
+  const how = ff.child.signalCode ? `was killed (${ff.child.signalCode})` : `exited with status ${code}`
+  const log = ff.stderr().trim()
+  return `the video decoder (ffmpeg) ${how}${log ? `: ${ffmpegReason(log)}` : ''}`
 }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
 import type { FrameSink, OutputSpec } from '../plugin.js'
-import { lastLines, removePartial, spawnFfmpeg } from './run.js'
+import { ffmpegReason, lastLines, removePartial, spawnFfmpeg } from './run.js'
 
 /**
  * A FrameSink that pipes raw RGBA frames into a native ffmpeg child. `outputArgs` are the encoder
@@ -23,7 +23,7 @@ export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], o
     const log = lastLines(ff.stderr())
     if (/No space left on device/i.test(log)) return `the disk is full: cannot write ${spec.path} (No space left on device)`
     if (ff.child.signalCode) return `the ffmpeg encoder was killed (${ff.child.signalCode}) while writing ${spec.path}${log ? `: ${log}` : ''}`
-    return `ffmpeg stopped: ${why}: ${log}`
+    return `the ffmpeg encoder stopped (${why}) while writing ${spec.path}: ${ffmpegReason(ff.stderr())}`
   }
   ff.exited.then(
     (code) => code !== 0 && failed(`exit ${code}`),

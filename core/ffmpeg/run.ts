@@ -49,9 +49,28 @@ export async function runFfmpeg(args: string[], opts: { signal?: AbortSignal; bi
   return p.stderr()
 }
 
-/** The meaningful end of an ffmpeg log: its last three non-empty lines. */
+/** ffmpeg's "Last message repeated 2 times": says nothing of the cause. */
+const REPEATED = /^\s*Last message repeated \d+ times?\s*$/
+/** Causes ffmpeg states in words a user can act on, preferred over the generic lines that follow them ("Error marking filters as finished"). */
+const KNOWN_CAUSE = /No such file|Permission denied|No space left|Invalid data found|moov atom not found|does not contain any stream|not supported|Unsupported|Decoder \S+ not found|Connection refused|timed out/i
+/** Lines that read as the cause of a failure. */
+const CAUSE = /error|invalid|fail|cannot|could not|unable|not found|no such|denied|unsupported|corrupt|missing|truncat|no space|killed/i
+
+/** The meaningful end of an ffmpeg log: its last three non-empty lines (repetition notices left out). */
 export function lastLines(log: string, n = 3): string {
-  return log.trim().split('\n').filter(Boolean).slice(-n).join(' | ') || 'no output'
+  return log.trim().split('\n').filter((l) => l.trim() && !REPEATED.test(l)).slice(-n).join(' | ') || 'no output'
+}
+
+/**
+ * The line of an ffmpeg log that says why it failed — the last that states a known cause, else the last that
+ * reads as an error, without its `[h264 @ 0x…]` prefix — else its last lines. A decoder's log ends in
+ * repetition notices and generic follow-ups; the user needs "Invalid data found when processing input", not
+ * "Last message repeated 1 times".
+ */
+export function ffmpegReason(log: string): string {
+  const lines = log.trim().split('\n').map((l) => l.trim()).filter((l) => l && !REPEATED.test(l))
+  const cause = lines.findLast((l) => KNOWN_CAUSE.test(l)) ?? lines.findLast((l) => CAUSE.test(l))
+  return cause ? cause.replace(/^\[[^\]]*@ 0x[0-9a-f]+\]\s*/i, '') : lastLines(log)
 }
 
 /** Removes a failed render's partial output — only a regular file: `out` may be a device or a FIFO. */

@@ -7,6 +7,7 @@ import { buildAudioMix, type Placement } from '../audio/graph.js'
 import { probe } from '../ffmpeg/probe.js'
 import type { AudioMix, ImageRequest, OutputPlugin, PreparedAsset, Size } from '../plugin.js'
 import type { Registry } from '../registry.js'
+import { atCrashSite } from '../render/crash-site.js'
 import { createGLContext, destroyGLContext } from '../render/gl-context.js'
 import { createGpu, type Gpu } from '../render/gpu.js'
 import { createPainter, type Painter } from '../render/painter.js'
@@ -99,8 +100,10 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     const aliases = new Map(clips.filter(({ clip }) => clip.alias).map(({ clip }) => [clip.alias!, clip]))
     await forEachLimited(clips, ctx.concurrency, async ({ clip, path }, i) => {
       const plugin = registry.get('asset', clip.asset.type, `${path}.asset.type`)
+      const src = typeof clip.asset.src === 'string' && !clip.asset.src.trimStart().startsWith('<') ? clip.asset.src : undefined
       try {
-        prepared[i] = await plugin.prepare(clip.asset, {
+        // Whatever the plugin starts here (downloads, probes) reports an uncaught failure as this clip's.
+        prepared[i] = await atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () => plugin.prepare(clip.asset, {
           path,
           frame: { ...frame, fps },
           box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
@@ -118,7 +121,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
             const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
             return { asset: target.asset, offset }
           },
-        })
+        }))
       } catch (e) {
         throw pluginError('asset', plugin.name, 'prepare', e, `${path}.asset`)
       }

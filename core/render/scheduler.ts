@@ -1,6 +1,7 @@
 import { pluginError } from '../errors.js'
 import type { FrameSource } from '../plugin.js'
 import type { LayerPlan } from '../plan/layers.js'
+import { atCrashSite } from './crash-site.js'
 import type { Gpu } from './gpu.js'
 
 /** A layer on screen with its open source. */
@@ -66,7 +67,8 @@ export class Scheduler {
 
   private async start(layer: LayerPlan, from: number): Promise<FrameSource> {
     try {
-      return await layer.asset.open!(this.gpu, layer.need, from)
+      // A decoder's process and socket events report an uncaught failure as this clip's.
+      return await atCrashSite({ stage: 'rendering', path: `${layer.path}.asset`, plugin: `asset:${layer.type} open` }, () => layer.asset.open!(this.gpu, layer.need, from))
     } catch (e) {
       throw pluginError('asset', layer.type, 'open', e, `${layer.path}.asset`)
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCanvas } from '@napi-rs/canvas'
@@ -89,4 +89,16 @@ export async function drawnPng(path: string, width: number, height: number, draw
   draw(canvas.getContext('2d'))
   writeFileSync(path, await canvas.encode('png'))
   return path
+}
+
+/**
+ * An mp4 whose header is intact (ffprobe reads it: duration, size, codec) but whose frames are garbage from
+ * `fromFraction` of the file on: it plans, then its decoder dies mid-render with "Invalid data found".
+ */
+export async function garbledVideo(out: string, seconds = 4, fromFraction = 1 / 3): Promise<string> {
+  await lavfi(`testsrc2=size=160x90:rate=12:duration=${seconds}`, out, ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'])
+  const bytes = readFileSync(out)
+  for (let i = Math.floor(bytes.length * fromFraction); i < bytes.length - 100; i++) bytes[i] = (i * 7) & 255
+  writeFileSync(out, bytes)
+  return out
 }
