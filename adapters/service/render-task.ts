@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { Compositor, PlannedRender, RenderProgress, Warning } from '../../core/index.js'
+import { RenderError, type Compositor, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
 import type { JobKind, JobStage } from './jobs.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Storage } from './storage.js'
@@ -39,6 +39,19 @@ export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): 
     e.timeline.tracks = [{ clips: [WATERMARK] }, ...e.timeline.tracks]
   }
   return edit
+}
+
+/** A path into the watermark track a sandbox render adds on top (its own remarks are not the client's). */
+const isWatermark = (task: Pick<RenderTask, 'sandbox'>, path: string) => task.sandbox && /^timeline\.tracks\[0\]/.test(path)
+
+/**
+ * Edit paths in a render's warnings and errors as the client sent the request: without the sandbox watermark
+ * track (tracks[i + 1] is the client's tracks[i]), and a stitch's clips by their own index (`clips[2]`).
+ */
+export function clientPaths(task: Pick<RenderTask, 'sandbox' | 'kind'>, text: string): string {
+  let out = task.sandbox ? text.replace(/timeline\.tracks\[(\d+)\]/g, (_m, n: string) => `timeline.tracks[${Number(n) - 1}]`) : text
+  if (task.kind === 'stitch') out = out.replace(/timeline\.tracks\[0\]\.clips\[(\d+)\]\.asset\./g, 'clips[$1].')
+  return out
 }
 
 /**
@@ -87,8 +100,13 @@ export async function renderToStorage(
       height: result.height,
       frames: result.frames,
       renderMs: result.renderMs,
-      warnings: result.warnings,
+      warnings: result.warnings.flatMap((w) => (isWatermark(task, w.path) ? [] : [{ ...w, path: clientPaths(task, w.path), message: clientPaths(task, w.message) }])),
     }
+  } catch (e) {
+    if (e instanceof RenderError && (task.sandbox || task.kind === 'stitch')) {
+      throw new RenderError(e.code, clientPaths(task, e.message), e.data && { ...e.data, path: e.data.path && clientPaths(task, e.data.path) }, { cause: e })
+    }
+    throw e
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -1,6 +1,7 @@
 import { invalidTimeline, type Issue, type ValidEdit } from '../../core/index.js'
 import { checkUrl, fileRefusal, isLocalSource, type FilePolicy, type NetworkPolicy } from '../../plugins/index.js'
 import { publicBaseUrl, type ServiceConfig } from './config.js'
+import { clientPaths } from './render-task.js'
 import { STORAGE_KEY } from './storage.js'
 
 /** What a source in a timeline sent over the API may be. */
@@ -63,4 +64,4 @@ export async function checkSources(edit: ValidEdit, policy: SourcePolicy, rename
 export const sourcePolicy = (config: ServiceConfig): SourcePolicy => ({ baseUrl: publicBaseUrl(config), files: config.files, network: config.network })
 
 /** A stitch's clips become the one track of its edit: name them as the request does (`clips[2].src`). */
-export const stitchPath = (path: string) => path.replace(/^timeline\.tracks\[0\]\.clips\[(\d+)\]\.asset\./, 'clips[$1].')
+export const stitchPath = (path: string) => clientPaths({ sandbox: false, kind: 'stitch' }, path)

@@ -85,3 +85,32 @@ bodies('an array where a body object belongs is a 400, not an empty request (POS
   await svc.close()
 })
 bodies.run()
+
+const sandbox = suite('sandbox renders: paths refer to the edit as the client sent it')
+sandbox('a render-time warning and error name the client\'s track, not the one the watermark pushed down', async () => {
+  const svc = await testService({ start: true })
+  const missing = '/v1/files/00000000-0000-4000-8000-000000000000/missing.png'
+  const edit = {
+    ...titleEdit(1),
+    timeline: {
+      tracks: [
+        { clips: [{ asset: { type: 'text', text: 'hi', font: { family: 'No Such Family' } }, start: 0, length: 1 }] },
+        { clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] },
+      ],
+    },
+  }
+  const warned = await svc.call('POST', '/v1/render', { key: svc.sandbox, body: edit })
+  const done = await svc.waitFor(warned.body.jobId, ['COMPLETE', 'FAILED'], svc.sandbox)
+  assert.is(done.status, 'COMPLETE', done.error)
+  const font = done.warnings.find((w: { message: string }) => /No Such Family/.test(w.message))
+  assert.ok(font, JSON.stringify(done.warnings))
+  assert.match(font.path, /^timeline\.tracks\[0\]\.clips\[0\]/)
+  assert.ok(done.warnings.every((w: { path: string }) => !/tracks\[2\]/.test(w.path)), 'no path past the client\'s tracks')
+  edit.timeline.tracks[1]!.clips[0]!.asset = { type: 'image', src: missing } as never
+  const failing = await svc.call('POST', '/v1/render', { key: svc.sandbox, body: edit })
+  const failed = await svc.waitFor(failing.body.jobId, ['COMPLETE', 'FAILED'], svc.sandbox)
+  assert.is(failed.status, 'FAILED')
+  assert.match(failed.error, /^timeline\.tracks\[1\]\.clips\[0\]\.asset\.src/, failed.error)
+  await svc.close()
+})
+sandbox.run()
