@@ -77,9 +77,19 @@ export class Wallet implements Billing {
     return state
   }
 
+  /**
+   * Sets the low-balance threshold. Moving it is a crossing like a spend: raised above the balance, the event
+   * fires now (once); lowered to the balance or under it, the event is armed again.
+   */
   async setThreshold(accountId: string, threshold: number): Promise<void> {
-    await this.row(accountId)
-    await this.db.run('UPDATE wallets SET low_threshold = ?, low_notified = 0 WHERE account_id = ?', [threshold, accountId])
+    await this.db.transaction(async () => {
+      const w = await this.row(accountId)
+      const before = w.low_threshold ?? this.pricing.lowBalanceThreshold
+      const crossed = w.balance < threshold && w.balance >= before
+      const lowNotified = w.balance >= threshold ? 0 : crossed ? 1 : w.low_notified
+      await this.db.run('UPDATE wallets SET low_threshold = ?, low_notified = ? WHERE account_id = ?', [threshold, lowNotified, accountId])
+      if (crossed) this.db.afterCommit(async () => void (await this.listener?.lowBalance(accountId, w.balance, threshold)))
+    })
   }
 
   // ── Billing (the render path) ────────────────────────────────────────────────────────────

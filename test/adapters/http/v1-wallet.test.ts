@@ -9,6 +9,8 @@ import { openDatabase, type Db } from '../../../adapters/service/db.js'
 import { DEFAULT_PRICING, renderPrice } from '../../../adapters/service/pricing.js'
 import { tempDir } from '../../helpers/media.js'
 import { freshPostgres, TEST_STORE } from '../../helpers/postgres.js'
+import { openaiProvider } from '../../../adapters/index.js'
+import { fakeOpenAI } from '../../helpers/fake-vendors.js'
 import { titleEdit, testService } from '../../helpers/service.js'
 
 /** The ledger's own sums, which the wallet totals must equal. */
@@ -114,6 +116,29 @@ wallet('wallet.low_balance fires once per crossing below the threshold', async (
   await new Promise((r) => setTimeout(r, 10))
   assert.equal(seen, [99, 99])
   await svc.close()
+})
+wallet('wallet.low_balance fires once per crossing, whichever side moved: a raised threshold and an image charge too', async () => {
+  // A paid image model (OpenAI's wire protocol, served locally): the sandbox generator is free.
+  const openai = await fakeOpenAI('#ff0000')
+  const svc = await testService({ credits: 0, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
+  const admin = (await svc.keys.create({ admin: true })).key
+  const lows = async () => ((await svc.call('GET', '/v1/webhooks/deliveries?event=wallet.low_balance')).body.deliveries as { payload: { data: { balance: number; threshold: number } } }[]).map((d) => d.payload.data)
+  assert.is((await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['wallet.low_balance'], secret: 's'.repeat(24) } })).status, 200)
+  await svc.call('POST', '/v1/wallet/deposits', { key: admin, body: { account_id: svc.liveAccount, amount: 150 } })
+  assert.equal(await lows(), [], 'above the threshold: nothing')
+  await svc.call('PUT', '/v1/wallet/threshold', { body: { low_balance_threshold: 200 } }) // the threshold moved above the balance
+  assert.equal(await lows(), [{ balance: 150, threshold: 200 }])
+  await svc.call('PUT', '/v1/wallet/threshold', { body: { low_balance_threshold: 300 } }) // still below: no new crossing
+  assert.is((await lows()).length, 1)
+  await svc.call('PUT', '/v1/wallet/threshold', { body: { low_balance_threshold: 148 } }) // back under the balance: armed
+  assert.is((await lows()).length, 1)
+  const image = await svc.call('POST', '/v1/ai/image', { body: { prompt: 'a kite', model: 'dall-e-3' } }) // 6 credits: 150 → 144
+  assert.is(image.status, 200, JSON.stringify(image.body))
+  assert.is(image.body.credits_used, 6)
+  assert.equal((await lows())[0], { balance: 144, threshold: 148 }, 'an image charge crosses too')
+  assert.is((await lows()).length, 2)
+  await svc.close()
+  await openai.close()
 })
 wallet.run()
 
