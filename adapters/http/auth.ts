@@ -22,3 +22,11 @@ export async function authenticate(event: H3Event, keys: KeyStore): Promise<Prin
 export function requireAdmin(principal: Principal): void {
   if (!principal.admin) throw new ServiceError('E_FORBIDDEN', 'this route needs an admin key (reelforge keys create --admin)')
 }
+
+/**
+ * Account settings and money are for live keys only: a sandbox key is a sandbox — it sees and acts on sandbox
+ * work and changes nothing that live work depends on (webhook, signing secret, threshold, deposits, keys).
+ */
+export function requireLive(principal: Principal, what: string): void {
+  if (principal.sandbox) throw new ServiceError('E_FORBIDDEN', `sandbox keys cannot ${what}; use a live key of this account`)
+}

@@ -15,9 +15,12 @@ export function idempotent(handler: (event: H3Event) => unknown, deps: { idempot
     if (!key) return handler(event)
     if (key.length > 255) throw new ServiceError('E_VALIDATION', 'Idempotency-Key must be at most 255 characters')
     const principal = await authenticate(event, deps.keys)
+    // Sandbox keys keep their own key space: replaying a live key's answer (a new signing secret, a live job)
+    // would hand a sandbox key what the routes refuse it.
+    const scope = principal.sandbox ? `${principal.accountId}/sandbox` : principal.accountId
     await readJson(event, deps.bodyLimit)
     const fingerprint = createHash('sha256').update(`${event.req.method} ${new URL(event.req.url).pathname}\n`).update(rawBody(event)).digest('hex')
-    const state = await deps.idempotency.begin(principal.accountId, key, fingerprint)
+    const state = await deps.idempotency.begin(scope, key, fingerprint)
     if (state.kind === 'mismatch') throw new ServiceError('E_IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request body')
     if (state.kind === 'in-progress') throw new ServiceError('E_CONFLICT', 'a request with this Idempotency-Key is still being processed')
     if (state.kind === 'replay') {
@@ -26,14 +29,14 @@ export function idempotent(handler: (event: H3Event) => unknown, deps: { idempot
     }
     try {
       const result = await handler(event)
-      await deps.idempotency.finish(principal.accountId, key, event.res.status ?? 200, result)
+      await deps.idempotency.finish(scope, key, event.res.status ?? 200, result)
       return result
     } catch (e) {
       if ((e instanceof ServiceError || e instanceof RenderError) && STATUS[e.code] < 500) {
         // Client errors are answers too: the same request gets the same answer.
         const issues = e.data?.issues
-        await deps.idempotency.finish(principal.accountId, key, STATUS[e.code], { error: { code: e.code, message: e.message, ...(issues ? { issues } : {}) } })
-      } else await deps.idempotency.abandon(principal.accountId, key)
+        await deps.idempotency.finish(scope, key, STATUS[e.code], { error: { code: e.code, message: e.message, ...(issues ? { issues } : {}) } })
+      } else await deps.idempotency.abandon(scope, key)
       throw e
     }
   }

@@ -47,6 +47,20 @@ export const workerOptions = (connection: Redis, concurrency: number, lockMs: nu
   maxStalledCount: 2,
 })
 
+/** Priorities below this are live renders', from it up sandbox renders' (BullMQ's largest is 2^21 − 1). */
+const LIVE_BAND = 2 ** 20
+
+/**
+ * The BullMQ priority of a render (lower runs first). Sandbox renders sit above every live one, so a sandbox
+ * flood never goes ahead of paid work. Within each band a job ranks by how many of its account's jobs of
+ * that kind were waiting ahead of it: every account's k-th waiting job shares rank k (first come first
+ * served among them), which interleaves accounts — round-robin as of submission.
+ */
+export function bullPriority(sandbox: boolean, queuedAhead: number): number {
+  const rank = Math.min(queuedAhead + 1, LIVE_BAND - 1)
+  return sandbox ? LIVE_BAND + rank : rank
+}
+
 /** BullMQ wants no per-request retry limit on its blocking connections. */
 export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null })
 
@@ -92,10 +106,11 @@ export class BullQueue implements JobQueue {
     this.events.on('error', (e) => console.error('[bullmq]', e.message))
   }
 
-  private add(job: Job): Promise<unknown> {
+  private async add(job: Job): Promise<unknown> {
     const task: RenderTask = { id: job.id, kind: job.kind, request: job.request, sandbox: job.sandbox, accountId: job.accountId, keyId: job.keyId, segments: this.d.segments }
     // Finished jobs stay in Redis a while, so a server that was down can still reconcile them.
     const options: JobsOptions = { jobId: job.id, attempts: this.d.maxAttempts, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 7 * 86400 }, removeOnFail: { age: 30 * 86400 } }
+    options.priority = bullPriority(job.sandbox, await this.d.jobs.queuedAhead(job))
     return this.queue.add('render', task, options)
   }
 

@@ -25,6 +25,11 @@ export interface ServiceConfig {
   baseUrl?: string
   /** Renders at a time in this process (0 = accept jobs but render none here). */
   concurrency: number
+  /**
+   * Renders of one account at a time, over every server sharing the database (embedded queue; 0 = no cap):
+   * its other jobs wait while other accounts' run. Env `REELFORGE_ACCOUNT_CONCURRENCY`.
+   */
+  accountConcurrency: number
   /** A worker's lease on a job; renewed every third of it. */
   leaseMs: number
   /** A job interrupted this many times (crashes) is failed instead of retried. */
@@ -104,6 +109,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     port: 3000,
     host: '127.0.0.1',
     concurrency: 1,
+    accountConcurrency: wholeNumber('REELFORGE_ACCOUNT_CONCURRENCY', process.env.REELFORGE_ACCOUNT_CONCURRENCY),
     leaseMs: 15_000,
     maxAttempts: 3,
     cacheDir: join(dataDir, 'cache'),
@@ -117,6 +123,14 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   }
+}
+
+/** A whole-number environment variable (unset: 0); anything else stops the start with its name. */
+function wholeNumber(name: string, value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 0
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, 0 or more (got ${JSON.stringify(value)})`)
+  return n
 }
 
 /** A comma-separated environment variable as a list. */

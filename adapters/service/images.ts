@@ -86,8 +86,12 @@ export class ImageService {
     return batchId
   }
 
-  async batch(accountId: string, batchId: string) {
-    const exists = await this.d.db.get<{ created_at: string }>('SELECT created_at FROM image_batches WHERE id = ? AND account_id = ?', [batchId, accountId])
+  /** A batch of this account; with `sandboxOnly`, only one made by a sandbox key (its images are sandbox images). */
+  async batch(accountId: string, batchId: string, sandboxOnly = false) {
+    const exists = await this.d.db.get<{ created_at: string }>(
+      `SELECT created_at FROM image_batches b WHERE id = ? AND account_id = ? ${sandboxOnly ? 'AND NOT EXISTS (SELECT 1 FROM images i WHERE i.batch_id = b.id AND i.sandbox = 0)' : ''}`,
+      [batchId, accountId],
+    )
     if (!exists) return undefined
     const items = (await this.d.db.all('SELECT * FROM images WHERE batch_id = ? ORDER BY item_index', [batchId])).map(toRecord)
     const done = items.every((i) => i.status === 'complete' || i.status === 'failed')
@@ -100,13 +104,13 @@ export class ImageService {
     }
   }
 
-  /** An account's images, newest first (the dashboard's gallery). */
-  async list(accountId: string, limit: number): Promise<ImageRecord[]> {
-    return (await this.d.db.all('SELECT * FROM images WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?', [accountId, limit])).map(toRecord)
+  /** An account's images, newest first (the dashboard's gallery); `sandboxOnly`: those made by sandbox keys. */
+  async list(accountId: string, limit: number, sandboxOnly = false): Promise<ImageRecord[]> {
+    return (await this.d.db.all(`SELECT * FROM images WHERE account_id = ? ${sandboxOnly ? 'AND sandbox = 1' : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`, [accountId, limit])).map(toRecord)
   }
 
-  async get(accountId: string, id: string): Promise<ImageRecord | undefined> {
-    const row = await this.d.db.get('SELECT * FROM images WHERE id = ? AND account_id = ?', [id, accountId])
+  async get(accountId: string, id: string, sandboxOnly = false): Promise<ImageRecord | undefined> {
+    const row = await this.d.db.get(`SELECT * FROM images WHERE id = ? AND account_id = ? ${sandboxOnly ? 'AND sandbox = 1' : ''}`, [id, accountId])
     return row && toRecord(row)
   }
 
@@ -217,7 +221,7 @@ export class ImageService {
         await this.d.db.run(`UPDATE images SET status = 'complete', url = ?, credits_used = ?, updated_at = ? WHERE id = ?`, [url, charged, nowIso(), id])
         return charged
       })
-      await this.d.webhooks.emit(p.accountId, 'ai.complete', { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits })
+      await this.d.webhooks.emit(p.accountId, 'ai.complete', { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits }, null, { sandbox: p.sandbox })
     } catch (e) {
       error = e
       const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[images] ${id} failed: ${full}`))
@@ -225,7 +229,7 @@ export class ImageService {
         await this.d.wallet.release(id)
         await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])
       })
-      await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message })
+      await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, { sandbox: p.sandbox })
     }
     return { record: (await this.get(p.accountId, id))!, error }
   }

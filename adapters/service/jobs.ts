@@ -3,6 +3,7 @@ import { inject, injectable } from './di.js'
 import type { Warning } from '../../core/index.js'
 import { nowIso, type Db } from './db.js'
 import type { JobStage, JobStatus, RenderStatusRecord } from './api-types.js'
+import { FAIR_CLAIM_SQL, PG_CLAIM_LOCK_SQL, TAKE_TURN_SQL } from './fair-claim.js'
 import { publicIssues, publicText } from './public-text.js'
 import { TOKENS } from './tokens.js'
 
@@ -85,8 +86,8 @@ const fromRow = (r: Row): Job => ({
 })
 
 /**
- * Render jobs in the service database. The table is also the in-process queue: a worker claims the oldest
- * QUEUED job atomically and holds a lease it renews by heartbeat. A job whose lease ran out (its process
+ * Render jobs in the service database. The table is also the in-process queue: a worker claims a QUEUED job
+ * atomically (fairly between accounts) and holds a lease it renews by heartbeat. A job whose lease ran out (its process
  * died) goes back to QUEUED; every state change after a claim names the lease owner, so a worker that lost
  * its lease can never overwrite the result of the one that took over — a job is never rendered twice at once.
  */
@@ -122,22 +123,35 @@ export class JobStore {
     return row && fromRow(row)
   }
 
-  /** A job of this account only (another account's job is indistinguishable from a missing one). */
-  async getFor(id: string, accountId: string): Promise<Job | undefined> {
-    const row = await this.db.get<Row>('SELECT * FROM jobs WHERE id = ? AND account_id = ?', [id, accountId])
+  /**
+   * A job of this account only (another account's job is indistinguishable from a missing one); with
+   * `sandboxOnly`, a sandbox job only (what a sandbox key may see).
+   */
+  async getFor(id: string, accountId: string, sandboxOnly = false): Promise<Job | undefined> {
+    const row = await this.db.get<Row>(`SELECT * FROM jobs WHERE id = ? AND account_id = ? ${sandboxOnly ? 'AND sandbox = 1' : ''}`, [id, accountId])
     return row && fromRow(row)
   }
 
-  /** Atomically takes the oldest queued job for `owner` with a lease until `now + leaseMs`. */
-  async claim(owner: string, leaseMs: number): Promise<Job | undefined> {
-    // PostgreSQL: SKIP LOCKED lets concurrent claimers pass over a row another one is taking.
-    const row = await this.db.get<Row>(
-      `UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1,
-          lease_owner = @owner, lease_until = @until, updated_at = @now
-        WHERE status = 'QUEUED' AND id = (SELECT id FROM jobs WHERE status = 'QUEUED' AND cancel_requested = 0 ORDER BY created_at, rowid LIMIT 1 ${this.db.skipLocked}) RETURNING *`,
-      { owner, until: Date.now() + leaseMs, now: nowIso() },
-    )
+  /**
+   * Atomically takes the next queued job for `owner` with a lease until `now + leaseMs`: not the oldest, but
+   * the fair pick of `FAIR_CLAIM_SQL` — live before sandbox, then round-robin over accounts, none with more than
+   * `accountCap` renders running (unset: no cap).
+   */
+  async claim(owner: string, leaseMs: number, opts: { accountCap?: number } = {}): Promise<Job | undefined> {
+    const cap = opts.accountCap && opts.accountCap > 0 ? opts.accountCap : 2 ** 31 - 1
+    const row = await this.db.transaction(async () => {
+      if (this.db.dialect === 'postgres') await this.db.get(PG_CLAIM_LOCK_SQL)
+      const claimed = await this.db.get<Row>(FAIR_CLAIM_SQL, { owner, until: Date.now() + leaseMs, now: nowIso(), cap })
+      if (claimed) await this.db.run(TAKE_TURN_SQL, [claimed.account_id])
+      return claimed
+    })
     return row && fromRow(row)
+  }
+
+  /** How many of this job's account's queued jobs of its kind (live or sandbox) were submitted before it. */
+  async queuedAhead(job: Pick<Job, 'accountId' | 'sandbox' | 'createdAt'>): Promise<number> {
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs WHERE status = 'QUEUED' AND account_id = ? AND sandbox = ? AND created_at < ?`, [job.accountId, job.sandbox, job.createdAt])
+    return Number(row?.n ?? 0)
   }
 
   /**
@@ -217,9 +231,10 @@ export class JobStore {
     return (await this.db.get<{ cancel_requested: number }>('SELECT cancel_requested FROM jobs WHERE id = ?', [id]))?.cancel_requested === 1
   }
 
-  /** An account's jobs, newest first; `before` (a `created_at`) pages back. */
-  async list(accountId: string, opts: { limit: number; status?: JobStatus; before?: string }): Promise<Job[]> {
+  /** An account's jobs, newest first; `before` (a `created_at`) pages back; `sandboxOnly`: sandbox jobs only. */
+  async list(accountId: string, opts: { limit: number; status?: JobStatus; before?: string; sandboxOnly?: boolean }): Promise<Job[]> {
     const where = ['account_id = @account']
+    if (opts.sandboxOnly) where.push('sandbox = 1')
     if (opts.status) where.push('status = @status')
     if (opts.before) where.push('created_at < @before')
     const rows = await this.db.all<Row>(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`, {

@@ -23,7 +23,7 @@ export interface JobQueue {
 
 /**
  * The embedded queue: the jobs table itself, worked by `concurrency` loops in this process. Each claim is
- * an atomic UPDATE with a lease; at start and every half lease, jobs whose lease expired (their process
+ * an atomic UPDATE with a lease, fair between accounts (`JobStore.claim`); at start and every half lease, jobs whose lease expired (their process
  * died) are re-queued — or failed once they were interrupted `maxAttempts` times.
  */
 @injectable()
@@ -106,7 +106,7 @@ export class InProcessQueue implements JobQueue {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      const job = await this.jobs.claim(this.owner, this.config.leaseMs).catch((e) => {
+      const job = await this.jobs.claim(this.owner, this.config.leaseMs, { accountCap: this.config.accountConcurrency }).catch((e) => {
         console.error('[queue] claim failed:', (e as Error).message)
         return undefined
       })
@@ -124,6 +124,8 @@ export class InProcessQueue implements JobQueue {
         await this.worker.run(job, this.owner)
       } finally {
         this.runningIds.delete(job.id)
+        // A job ended: an account it held at its cap may have work the idle loops can take now.
+        this.notify()
       }
     }
   }

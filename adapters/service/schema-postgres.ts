@@ -56,4 +56,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `DROP INDEX wallet_ledger_once;
    CREATE UNIQUE INDEX wallet_ledger_once ON wallet_ledger(job_id, kind) WHERE job_id IS NOT NULL AND (kind <> 'hold' OR note IS NULL);
    CREATE UNIQUE INDEX wallet_ledger_planned ON wallet_ledger(job_id, note) WHERE job_id IS NOT NULL AND kind = 'hold' AND note IS NOT NULL;`,
+  // Tenants apart: a delivery's destination (URL origin, for the per-destination send limit) and whether sandbox
+  // work caused it (sandbox keys see only those); the turn (a counter) each account was last served in by the
+  // fair job claim.
+  `ALTER TABLE webhook_deliveries ADD COLUMN origin TEXT;
+   ALTER TABLE webhook_deliveries ADD COLUMN sandbox INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE queue_turns (account_id TEXT PRIMARY KEY, last_turn BIGINT NOT NULL);
+   CREATE INDEX queue_turns_last ON queue_turns(last_turn);`,
 ]

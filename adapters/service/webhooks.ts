@@ -40,25 +40,30 @@ export class Webhooks {
   /** Subscribes to job and wallet events. */
   connect(events: JobEvents, wallet?: Wallet): void {
     const balance = async (job: Job) => (wallet ? (await wallet.state(job.accountId)).balance : 0)
-    events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, job.callback))
-    events.on('render.processing', (job) => this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, job.callback))
+    const of = (job: Job) => ({ sandbox: job.sandbox })
+    events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, job.callback, of(job)))
+    events.on('render.processing', (job) => this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, job.callback, of(job)))
     events.on('render.complete', async (job) =>
-      this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback),
+      this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)),
     )
-    events.on('render.failed', async (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback))
+    events.on('render.failed', async (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)))
     wallet?.listen({
       deposit: (accountId, amount, bal) => this.emit(accountId, 'wallet.deposit', { amount, balance: bal }),
       lowBalance: (accountId, bal, threshold) => this.emit(accountId, 'wallet.low_balance', { balance: bal, threshold }),
     })
   }
 
-  /** Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed). */
-  async emit(accountId: string, event: EventName, data: Record<string, unknown>, callback?: string | null): Promise<string[]> {
+  /**
+   * Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed).
+   * `sandbox`: sandbox work caused it, so sandbox keys see these deliveries in the log.
+   */
+  async emit(accountId: string, event: EventName, data: Record<string, unknown>, callback?: string | null, opts: { sandbox?: boolean } = {}): Promise<string[]> {
     const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data })
     const ids: string[] = []
-    if (callback) ids.push(await this.outbox.enqueue({ accountId, event, target: 'callback', url: callback, body, secret: await this.signingSecret(accountId) }))
+    const sandbox = !!opts.sandbox
+    if (callback) ids.push(await this.outbox.enqueue({ accountId, event, target: 'callback', url: callback, body, secret: await this.signingSecret(accountId), sandbox }))
     const hook = await this.config(accountId)
-    if (hook && hook.events.includes(event)) ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret }))
+    if (hook && hook.events.includes(event)) ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret, sandbox }))
     return ids
   }
 

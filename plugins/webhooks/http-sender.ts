@@ -11,7 +11,8 @@ export interface SendResult {
 }
 
 export interface WebhookSender {
-  send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>
+  /** One attempt. `signal` cuts it short (the outbox shutting down); the result then says so. */
+  send(url: string, body: string, headers: Record<string, string>, opts?: { signal?: AbortSignal }): Promise<SendResult>
 }
 
 /**
@@ -22,17 +23,18 @@ export function httpSender(opts: { timeoutMs?: number; dispatcher?: Dispatcher; 
   const timeoutMs = opts.timeoutMs ?? 10_000
   const dispatcher = opts.dispatcher ?? guardedAgent(opts.network, { connectTimeout: timeoutMs })
   return {
-    async send(url, body, headers) {
+    async send(url, body, headers, sendOpts) {
       const started = performance.now()
-      const signal = AbortSignal.timeout(timeoutMs)
+      const timeout = AbortSignal.timeout(timeoutMs)
+      const signal = sendOpts?.signal ? AbortSignal.any([timeout, sendOpts.signal]) : timeout
       try {
         const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'reelforge-webhooks/1', ...headers }, dispatcher, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
         await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
         const ok = res.statusCode >= 200 && res.statusCode < 300
         return { status: res.statusCode, ok, error: ok ? undefined : res.statusCode >= 300 && res.statusCode < 400 ? `redirect (${res.statusCode}) is not followed` : `HTTP ${res.statusCode}`, durationMs: Math.round(performance.now() - started) }
       } catch (e) {
-        const timedOut = signal.aborted
-        return { status: null, ok: false, error: timedOut ? `no answer within ${timeoutMs} ms` : (e as Error).message, durationMs: Math.round(performance.now() - started) }
+        const error = timeout.aborted ? `no answer within ${timeoutMs} ms` : signal.aborted ? 'cancelled before an answer came' : (e as Error).message
+        return { status: null, ok: false, error, durationMs: Math.round(performance.now() - started) }
       }
     },
   }

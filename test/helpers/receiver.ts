@@ -9,12 +9,14 @@ export interface Received {
 
 /**
  * A webhook receiver on 127.0.0.1 that records every request (raw body and headers) and answers with a
- * status the test can switch at any time — also a redirect or a hang past the sender's time-out.
+ * status the test can switch at any time — also a redirect, an answer slower than the sender's time-out, or
+ * none at all (`setHang(true)`: the request is read and recorded, then left open until the receiver closes).
  */
 export async function startReceiver() {
   const received: Received[] = []
   let status = 200
   let delayMs = 0
+  let hang = false
   const waiters: Array<() => void> = []
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -30,6 +32,7 @@ export async function startReceiver() {
       received.push({ path: req.url ?? '/', headers: req.headers, body, json })
       for (const w of waiters.splice(0)) w()
       const answer = () => (status >= 300 && status < 400 ? res.writeHead(status, { location: '/elsewhere' }).end() : res.writeHead(status).end(status < 300 ? 'ok' : 'no'))
+      if (hang) return
       if (delayMs) setTimeout(answer, delayMs)
       else answer()
     })
@@ -41,6 +44,7 @@ export async function startReceiver() {
     received,
     setStatus: (s: number) => void (status = s),
     setDelay: (ms: number) => void (delayMs = ms),
+    setHang: (on: boolean) => void (hang = on),
     /** Resolves once `n` requests (in total) have arrived. */
     async waitFor(n: number, timeoutMs = 30_000) {
       const until = Date.now() + timeoutMs
@@ -53,6 +57,7 @@ export async function startReceiver() {
       }
       return received
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    // Requests left hanging would keep `close` waiting: their connections are cut.
+    close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections())),
   }
 }

@@ -55,7 +55,8 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
       summary: 'A batch: each item\'s image or error',
       responses: { 200: { description: 'the batch', schema: BatchSchema }, 401: err, 404: err },
       handler: async (event) => {
-        const batch = await d.images.batch((await authenticate(event, d.keys)).accountId, event.context.params?.id ?? '')
+        const p = await authenticate(event, d.keys)
+        const batch = await d.images.batch(p.accountId, event.context.params?.id ?? '', p.sandbox)
         if (!batch) throw new ServiceError('E_NOT_FOUND', `no batch ${event.context.params?.id}`)
         return batch
       },
@@ -63,10 +64,13 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
     {
       method: 'get',
       path: '/v1/ai/image',
-      summary: 'This account\'s images, newest first',
+      summary: 'This account\'s images, newest first (sandbox keys: sandbox images only)',
       query: { limit: '1–200 (default 50)' },
       responses: { 200: { description: 'images', schema: v.object({ images: v.array(ImageSchema) }) }, 400: err, 401: err },
-      handler: async (event) => ({ images: await d.images.list((await authenticate(event, d.keys)).accountId, queryParams(event).limit(50, 200)) }),
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
+        return { images: await d.images.list(p.accountId, queryParams(event).limit(50, 200), p.sandbox) }
+      },
     },
     {
       method: 'get',
@@ -74,7 +78,8 @@ export function aiRoutes(d: { keys: KeyStore; images: ImageService; bodyLimit: n
       summary: 'One generated image',
       responses: { 200: { description: 'the image', schema: ImageSchema }, 401: err, 404: err },
       handler: async (event) => {
-        const image = await d.images.get((await authenticate(event, d.keys)).accountId, event.context.params?.id ?? '')
+        const p = await authenticate(event, d.keys)
+        const image = await d.images.get(p.accountId, event.context.params?.id ?? '', p.sandbox)
         if (!image) throw new ServiceError('E_NOT_FOUND', `no image ${event.context.params?.id}`)
         return image
       },

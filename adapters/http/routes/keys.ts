@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { ServiceError } from '../../service/errors.js'
-import type { KeyRecord, KeyStore } from '../../service/keys.js'
-import { authenticate, requireAdmin } from '../auth.js'
+import type { KeyRecord, KeyStore, Principal } from '../../service/keys.js'
+import { authenticate, requireAdmin, requireLive } from '../auth.js'
 import { parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
@@ -13,6 +13,8 @@ const CreateKeySchema = v.strictObject({
   account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
 })
 const err = { description: 'error', schema: ErrorBodySchema }
+/** Key management: admin keys, and never sandbox ones (a sandbox key making a live key would leave the sandbox). */
+const requireAdminLive = (p: Principal, what: string) => (requireAdmin(p), requireLive(p, what))
 const toKey = (k: KeyRecord) => ({ id: k.keyId, account_id: k.accountId, prefix: k.prefix, sandbox: k.sandbox, admin: k.admin, created_at: k.createdAt, revoked_at: k.revokedAt })
 
 /** Who the caller is, and key management for admin keys (the same operations as `reelforge keys`). */
@@ -35,7 +37,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       summary: 'Every API key (admin keys only); clear keys are never stored, only their prefixes',
       responses: { 200: { description: 'keys', schema: v.object({ keys: v.array(KeySchema) }) }, 401: err, 403: err },
       handler: async (event) => {
-        requireAdmin(await authenticate(event, d.keys))
+        requireAdminLive(await authenticate(event, d.keys), 'list keys')
         return { keys: (await d.keys.list()).map(toKey) }
       },
     },
@@ -48,7 +50,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       body: CreateKeySchema,
       responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 401: err, 403: err, 404: err },
       handler: async (event) => {
-        requireAdmin(await authenticate(event, d.keys))
+        requireAdminLive(await authenticate(event, d.keys), 'create keys')
         const body = parseBody(CreateKeySchema, await readJson(event, d.bodyLimit))
         if (body.account_id && !(await d.keys.list(body.account_id)).length) throw new ServiceError('E_NOT_FOUND', `no account ${body.account_id}`)
         const { key, record, signingSecret } = await d.keys.create({ sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
@@ -64,7 +66,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       responses: { 200: { description: 'the revoked key', schema: KeySchema }, 401: err, 403: err, 404: err, 409: err },
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
-        requireAdmin(p)
+        requireAdminLive(p, 'revoke keys')
         const id = event.context.params?.id ?? ''
         const found = (await d.keys.list()).find((k) => k.keyId === id)
         if (!found) throw new ServiceError('E_NOT_FOUND', `no key ${id}`)

@@ -71,8 +71,8 @@ export function renderRoutes(d: RenderRouteDeps) {
   const find = async (event: H3Event) => {
     const principal = await authenticate(event, d.keys)
     const id = event.context.params?.id ?? ''
-    const job = UUID.test(id) ? await d.jobs.getFor(id.toLowerCase(), principal.accountId) : undefined
-    // Another account's job is reported exactly like a missing one.
+    const job = UUID.test(id) ? await d.jobs.getFor(id.toLowerCase(), principal.accountId, principal.sandbox) : undefined
+    // Another account's job — or, to a sandbox key, a live one — is reported exactly like a missing one.
     if (!job) throw new ServiceError('E_NOT_FOUND', `no render ${id}`)
     return { principal, job }
   }
@@ -91,14 +91,14 @@ export function renderRoutes(d: RenderRouteDeps) {
     {
       method: 'get',
       path: '/v1/render',
-      summary: 'This account\'s renders, newest first; page with `before` (a `created_at`)',
+      summary: 'This account\'s renders, newest first (sandbox keys: sandbox renders only); page with `before` (a `created_at`)',
       query: { status: 'QUEUED | PROCESSING | COMPLETE | FAILED', limit: '1–200 (default 50)', before: 'renders created before this time' },
       responses: { 200: { description: 'renders', schema: v.object({ renders: v.array(RenderStatusSchema), next: v.nullable(v.string()) }) }, ...errors(400, 401) },
       handler: async (event) => {
         const principal = await authenticate(event, d.keys)
         const q = queryParams(event)
         const limit = q.limit(50, 200)
-        const jobs = await d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', JOB_STATUSES), before: q.string('before') })
+        const jobs = await d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', JOB_STATUSES), before: q.string('before'), sandboxOnly: principal.sandbox })
         return { renders: jobs.map(toStatus), next: jobs.length === limit ? jobs.at(-1)!.createdAt : null }
       },
     },

@@ -3,7 +3,7 @@ import { num } from '../../../core/index.js'
 import { ServiceError } from '../../service/errors.js'
 import type { KeyStore } from '../../service/keys.js'
 import type { Wallet } from '../../service/wallet.js'
-import { authenticate, requireAdmin } from '../auth.js'
+import { authenticate, requireAdmin, requireLive } from '../auth.js'
 import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
@@ -34,9 +34,11 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       path: '/v1/wallet/ledger',
       summary: 'Ledger entries, newest first; page with `before` (an entry id)',
       query: { limit: '1–500 (default 50)', before: 'entries with a smaller id' },
-      responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) }, 401: err },
+      responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) }, 401: err, 403: err },
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
+        // Entries name live renders (their ids open their files); sandbox work is never charged anyway.
+        requireLive(p, 'read the wallet ledger')
         const q = queryParams(event)
         const limit = q.limit(50, 500)
         const before = q.string('before')
@@ -56,6 +58,7 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
         requireAdmin(p)
+        requireLive(p, 'deposit credits')
         const body = parseBody(DepositSchema, await readJson(event, d.bodyLimit))
         const account = body.account_id ?? p.accountId
         if (!(await d.keys.list(account)).length) throw new ServiceError('E_NOT_FOUND', `no account ${account}`)
@@ -68,9 +71,10 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       path: '/v1/wallet/threshold',
       summary: 'Set the balance under which wallet.low_balance fires',
       body: ThresholdSchema,
-      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 400: err, 401: err },
+      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 400: err, 401: err, 403: err },
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
+        requireLive(p, 'change the low-balance threshold')
         await d.wallet.setThreshold(p.accountId, parseBody(ThresholdSchema, await readJson(event, d.bodyLimit)).low_balance_threshold)
         return await d.wallet.state(p.accountId)
       },

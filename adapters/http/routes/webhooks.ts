@@ -5,7 +5,7 @@ import type { KeyStore } from '../../service/keys.js'
 import { DELIVERY_STATUSES } from '../../service/api-types.js'
 import type { WebhookOutbox } from '../../service/outbox.js'
 import { WebhookConfigSchema, type Webhooks } from '../../service/webhooks.js'
-import { authenticate } from '../auth.js'
+import { authenticate, requireLive } from '../auth.js'
 import { checkTargetUrl, parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
@@ -29,9 +29,10 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       summary: 'Set the global webhook',
       description: 'Body `{ url, events, secret }`. Deliveries are POSTs of `{ event, timestamp, data }` signed with `x-reelforge-signature: sha256=<hex HMAC-SHA256 of the body>`.',
       body: WebhookConfigSchema,
-      responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err, 401: err },
+      responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err, 401: err, 403: err },
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
+        requireLive(p, 'set the account\'s global webhook')
         const body = parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit))
         await checkTargetUrl('url', body.url, d.network)
         await d.webhooks.set(p.accountId, body)
@@ -53,9 +54,11 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       method: 'delete',
       path: '/v1/webhooks',
       summary: 'Remove the global webhook',
-      responses: { 200: { description: 'removed' }, 401: err, 404: err },
+      responses: { 200: { description: 'removed' }, 401: err, 403: err, 404: err },
       handler: async (event) => {
-        if (!await d.webhooks.remove((await authenticate(event, d.keys)).accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
+        const p = await authenticate(event, d.keys)
+        requireLive(p, 'remove the account\'s global webhook')
+        if (!await d.webhooks.remove(p.accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
         return { removed: true }
       },
     },
@@ -63,19 +66,23 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       method: 'post',
       path: '/v1/webhooks/secret',
       summary: 'Rotate the signing secret of per-job callbacks; the new secret is shown this once',
-      responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) }, 401: err },
-      handler: async (event) => ({ secret: await d.webhooks.rotateSigningSecret((await authenticate(event, d.keys)).accountId) }),
+      responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) }, 401: err, 403: err },
+      handler: async (event) => {
+        const p = await authenticate(event, d.keys)
+        requireLive(p, 'rotate the account\'s signing secret')
+        return { secret: await d.webhooks.rotateSigningSecret(p.accountId) }
+      },
     },
     {
       method: 'get',
       path: '/v1/webhooks/deliveries',
-      summary: 'The delivery log, newest first',
+      summary: 'The delivery log, newest first (sandbox keys: deliveries of sandbox work only)',
       query: { status: 'pending | delivered | failed', event: 'an event name, e.g. render.completed', limit: '1–200 (default 50)' },
       responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err, 401: err },
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
         const q = queryParams(event)
-        return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', DELIVERY_STATUSES), event: q.string('event'), limit: q.limit(50, 200) }) }
+        return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', DELIVERY_STATUSES), event: q.string('event'), limit: q.limit(50, 200), sandboxOnly: p.sandbox }) }
       },
     },
     {
@@ -85,7 +92,7 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
       responses: { 200: { description: 'the delivery', schema: DeliverySchema }, 401: err, 404: err },
       handler: async (event) => {
         const p = await authenticate(event, d.keys)
-        const delivery = await d.outbox.replay(p.accountId, event.context.params?.id ?? '')
+        const delivery = await d.outbox.replay(p.accountId, event.context.params?.id ?? '', p.sandbox)
         if (!delivery) throw new ServiceError('E_NOT_FOUND', `no delivery ${event.context.params?.id}`)
         return delivery
       },

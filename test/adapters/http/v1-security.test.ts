@@ -73,8 +73,10 @@ isolation('every route with an id answers 404 to another account, exactly like a
   assert.not.ok(log.some((d) => d.id === delivery), 'A\'s deliveries are not in B\'s log')
   const walletA = (await svc.call('GET', '/v1/wallet')).body, walletB = (await svc.call('GET', '/v1/wallet', { key: other })).body
   assert.is.not(walletA.balance, walletB.balance, 'each account sees its own balance')
-  const ledgerB = (await svc.call('GET', '/v1/wallet/ledger', { key: other })).body.entries as { job_id?: string }[]
-  assert.not.ok(JSON.stringify(ledgerB).includes(job), 'A\'s charges are not in B\'s ledger')
+  // B's key is a sandbox key, which reads no ledger at all (403); a live key of a third account sees only its own.
+  assert.is((await svc.call('GET', '/v1/wallet/ledger', { key: other })).status, 403)
+  const ledgerC = (await svc.call('GET', '/v1/wallet/ledger', { key: (await svc.keys.create()).key })).body.entries as { job_id?: string }[]
+  assert.not.ok(JSON.stringify(ledgerC).includes(job), 'A\'s charges are not in another account\'s ledger')
   // The job is still A's and intact after B's DELETE.
   assert.is((await svc.call('GET', `/v1/render/${job}`)).body.status, done.status)
   await svc.close()
