@@ -2,7 +2,7 @@
 // under plain `node`, the production path, so its whole process tree is measured without tsx overhead.
 import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { createRenderer } from '../dist/adapters/index.js'
+import { createRenderer } from '../dist/index.js'
 
 const [file, out, baseDir] = process.argv.slice(2)
 const edit = JSON.parse(readFileSync(file, 'utf8'))

@@ -7,7 +7,7 @@ import { builtinOutputs } from './outputs/index.js'
 import { builtinTransitions } from './transitions/index.js'
 import { builtinEffects } from './effects/index.js'
 import { builtinFilters } from './filters/index.js'
-import type { NetworkPolicy } from './net/guard.js'
+import type { NetworkPolicy } from './lib/net/guard.js'
 
 export interface BuiltinOptions {
   http?: HttpLoaderOptions
@@ -28,11 +28,11 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
   return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders({ network: opts.network, ...opts.http }, opts.files), ...providers, ...sandbox] as Plugin[]
 }
 
-export { builtinFonts, DEFAULT_FONT } from './fonts/builtin.js'
+export { builtinFonts, DEFAULT_FONT } from './lib/fonts/builtin.js'
 export { builtinAssets, builtinFits, builtinTransitions, builtinEffects, builtinFilters, builtinOutputs, builtinLoaders }
 export { fileRefusal, isLocalSource, LOCAL_FILES_REFUSED, type FilePolicy } from './loaders/index.js'
 export { defineGlslTransition } from './transitions/index.js'
 export type { GlslTransitionOptions } from './transitions/index.js'
-export * from './webhooks/index.js'
-export { addressGuard, checkUrl, guardedAgent, AddressRefused, type NetworkPolicy } from './net/guard.js'
+export * from './lib/webhooks/index.js'
+export { addressGuard, checkUrl, guardedAgent, AddressRefused, type NetworkPolicy } from './lib/net/guard.js'
 export * from './providers/index.js'

@@ -41,6 +41,6 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f node_modules/
   echo "$want" > "$stamp"
 fi
 
-if [ ! -f dist/dashboard/app.js ] || [ -n "$(find adapters/dashboard/ui adapters/service/vocabulary.ts scripts/build-dashboard.mjs -newer dist/dashboard/app.js -print -quit)" ]; then
+if [ ! -f dist/dashboard/app.js ] || [ -n "$(find adapters/dashboard/ui service/vocabulary.ts service/api-types.ts scripts/build-dashboard.mjs -newer dist/dashboard/app.js -print -quit)" ]; then
   node scripts/build-dashboard.mjs
 fi

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
-import { dbTarget, defaultConfig } from '../service/config.js'
-import { openDatabase } from '../service/db.js'
-import { KeyStore } from '../service/keys.js'
+import { dbTarget, defaultConfig } from '../../service/config.js'
+import { openDatabase } from '../../service/db/db.js'
+import { KeyStore } from '../../service/accounts/keys.js'
 
 const USAGE = `usage:
   reelforge keys create [--sandbox] [--admin] [--account ID] [--data ./data]   print a new API key (shown once)

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createRenderer, renderSegmented } from '../index.js'
+import { createRenderer, renderSegmented } from '../../index.js'
 import { crashSite, describeCrashSite, RenderError } from '../../core/index.js'
 import { createProgressPrinter } from './progress.js'
 

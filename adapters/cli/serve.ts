@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultConfig } from '../service/config.js'
+import { defaultConfig } from '../../service/config.js'
 import { startServer } from '../http/serve.js'
-import { redact } from '../service/redact.js'
+import { redact } from '../../service/redact.js'
 
 const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR]
   --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)

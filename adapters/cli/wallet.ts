@@ -1,10 +1,10 @@
 import 'reflect-metadata'
 import { parseArgs } from 'node:util'
-import { dbTarget, defaultConfig } from '../service/config.js'
-import { openDatabase } from '../service/db.js'
-import { KeyStore } from '../service/keys.js'
-import { DEFAULT_PRICING } from '../service/pricing.js'
-import { Wallet } from '../service/wallet.js'
+import { dbTarget, defaultConfig } from '../../service/config.js'
+import { openDatabase } from '../../service/db/db.js'
+import { KeyStore } from '../../service/accounts/keys.js'
+import { DEFAULT_PRICING } from '../../service/billing/pricing.js'
+import { Wallet } from '../../service/billing/wallet.js'
 
 const USAGE = `usage:
   reelforge wallet deposit <amount> (--account ID | --key KEY) [--note TEXT] [--data ./data]

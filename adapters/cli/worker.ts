@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
-import { redact } from '../service/redact.js'
-import { startBullWorker } from '../service/bull-worker.js'
-import { defaultConfig, filesDir, publicBaseUrl, workDir } from '../service/config.js'
-import { serviceRenderer } from '../service/service-renderer.js'
-import { storageFor } from '../service/storage-select.js'
+import { redact } from '../../service/redact.js'
+import { startBullWorker } from '../../service/queue/bull-worker.js'
+import { defaultConfig, filesDir, publicBaseUrl, workDir } from '../../service/config.js'
+import { serviceRenderer } from '../../service/isolation/service-renderer.js'
+import { storageFor } from '../../service/storage/storage-select.js'
 
 const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data] [--concurrency 1] [--base-url URL]
   Renders jobs that \`reelforge serve --redis …\` queued. Files go to the service's storage: the bucket in

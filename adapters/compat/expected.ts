@@ -1,5 +1,5 @@
 import { resolveTiming, type ValidEdit } from '../../core/index.js'
-import { speak } from '../../plugins/audio/speech.js'
+import { speak } from '../../plugins/lib/audio/speech.js'
 import { STAND_IN_SECONDS } from './standins.js'
 
 const STILL_FORMATS = new Set(['jpg', 'png', 'bmp'])

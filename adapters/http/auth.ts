@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import type { KeyStore, Principal } from '../service/keys.js'
-import { ServiceError } from '../service/errors.js'
+import type { KeyStore, Principal } from '../../service/accounts/keys.js'
+import { ServiceError } from '../../service/errors.js'
 
 /**
  * The caller's principal from `Authorization: Bearer <key>`. `x-api-key` (Shotstack's header) is not a

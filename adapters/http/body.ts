@@ -3,7 +3,7 @@ import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { toIssues } from '../../core/schema/issues.js'
 import { checkUrl, type NetworkPolicy } from '../../plugins/index.js'
-import { ServiceError } from '../service/errors.js'
+import { ServiceError } from '../../service/errors.js'
 
 /**
  * Reads a JSON body within `limit` bytes: 413 past the limit (checked on the declared length and while

@@ -1,7 +1,7 @@
 import { HTTPError, type H3Event } from 'h3'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
-import { ServiceError, type ServiceErrorCode } from '../service/errors.js'
-import { publicIssues, publicText } from '../service/public-text.js'
+import { ServiceError, type ServiceErrorCode } from '../../service/errors.js'
+import { publicIssues, publicText } from '../../service/public-text.js'
 
 /** Every error code and its HTTP status: one table (a Record over the union, so it is exhaustive). */
 export const STATUS: Record<RenderErrorCode | ServiceErrorCode | 'E_METHOD_NOT_ALLOWED', number> = {

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { ServiceError } from '../service/errors.js'
+import { ServiceError } from '../../service/errors.js'
 
 /** Query parameters of list routes, each refused with a 400 naming it when malformed (never silently defaulted). */
 export function queryParams(event: H3Event) {

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { JOB_STATUSES } from '../service/api-types.js'
+import { JOB_STATUSES } from '../../service/api-types.js'
 
 /** Response bodies, as valibot schemas (documented in the OpenAPI document). */
 export const IssueSchema = v.object({ path: v.string(), message: v.string() })

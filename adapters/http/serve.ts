@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { toNodeHandler } from 'h3'
-import type { ServiceConfig } from '../service/config.js'
+import type { ServiceConfig } from '../../service/config.js'
 import { createService, type Service } from './container.js'
 
 /** Starts the `/v1` service on `config.host:config.port` (0 = any free port). */

@@ -1,8 +1,8 @@
 import { CaptionAssetSchema, defineAssetPlugin } from '../../core/index.js'
-import { loadCues } from '../text/cues.js'
-import { drawTextBox, type TextStyle } from '../text/draw.js'
-import { redrawingSource } from '../text/source.js'
-import { cueAt } from '../text/subtitles.js'
+import { loadCues } from '../lib/text/cues.js'
+import { drawTextBox, type TextStyle } from '../lib/text/draw.js'
+import { redrawingSource } from '../lib/text/source.js'
+import { cueAt } from '../lib/text/subtitles.js'
 import { face, weightOf, withOpacity } from './text.js'
 
 /**

@@ -41,7 +41,7 @@ export const html = defineAssetPlugin({
         const fonts = ctx.fonts.faces().map((f) => `${f.family}:${f.weight}:${f.path}`)
         const key = createHash('sha1').update(JSON.stringify([box, need, fonts])).digest('hex')
         // satori, resvg and juice cost ~75 MB resident: load them only when an html clip is drawn.
-        const pixels = await rasterise(key, need.width * need.height * 4, async () => (await import('../html/render.js')).renderHtml(box, need, ctx.fonts, ctx.warn))
+        const pixels = await rasterise(key, need.width * need.height * 4, async () => (await import('../lib/html/render.js')).renderHtml(box, need, ctx.fonts, ctx.warn))
         const texture = gpu.texture(pixels, need.width, need.height)
         return { frame: () => texture, close: () => gpu.release(texture) }
       },

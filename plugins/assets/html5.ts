@@ -20,7 +20,7 @@ export const html5 = defineAssetPlugin({
       static: true,
       defaultFit: 'none',
       async open(gpu, need) {
-        const { renderHtml } = await import('../html/render.js')
+        const { renderHtml } = await import('../lib/html/render.js')
         let pixels: Uint8Array
         try {
           pixels = await renderHtml(box, need, ctx.fonts, ctx.warn)

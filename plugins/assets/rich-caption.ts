@@ -1,8 +1,8 @@
 import { defineAssetPlugin, easing, RichCaptionAssetSchema } from '../../core/index.js'
-import { loadCues, wordTimes } from '../text/cues.js'
-import { drawTextBox, type Animation, type TextStyle, type UnitState } from '../text/draw.js'
-import { redrawingSource } from '../text/source.js'
-import { cueAt, type Cue } from '../text/subtitles.js'
+import { loadCues, wordTimes } from '../lib/text/cues.js'
+import { drawTextBox, type Animation, type TextStyle, type UnitState } from '../lib/text/draw.js'
+import { redrawingSource } from '../lib/text/source.js'
+import { cueAt, type Cue } from '../lib/text/subtitles.js'
 import { richStyle } from './rich-text.js'
 import { withOpacity } from './text.js'
 

@@ -1,7 +1,7 @@
 import type { InferOutput } from 'valibot'
 import { defineAssetPlugin, RichTextAssetSchema, type PrepareContext } from '../../core/index.js'
-import { drawTextBox, preset, type TextStyle } from '../text/draw.js'
-import { redrawingSource } from '../text/source.js'
+import { drawTextBox, preset, type TextStyle } from '../lib/text/draw.js'
+import { redrawingSource } from '../lib/text/source.js'
 import { face, weightOf, withOpacity } from './text.js'
 
 /**

@@ -1,5 +1,5 @@
 import { defineAssetPlugin, RenderError, SvgAssetSchema, type Size } from '../../core/index.js'
-import { RasteriserCrash, rasteriseSvg, svgSize } from '../raster/resvg.js'
+import { RasteriserCrash, rasteriseSvg, svgSize } from '../lib/raster/resvg.js'
 
 /**
  * `svg`: raw SVG markup rasterised with resvg at the size it is drawn (vector-sharp at any scale), once per

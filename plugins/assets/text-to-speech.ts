@@ -1,5 +1,5 @@
 import { defineAssetPlugin, TextToSpeechAssetSchema, type Animatable, type PrepareContext, type PreparedAsset } from '../../core/index.js'
-import { speak } from '../audio/speech.js'
+import { speak } from '../lib/audio/speech.js'
 
 export interface SpeechParams {
   text: string

@@ -1,6 +1,6 @@
 import { defineAssetPlugin, TextAssetSchema, type FontBook, type PrepareContext } from '../../core/index.js'
-import { drawTextBox, preset, type TextStyle } from '../text/draw.js'
-import { redrawingSource } from '../text/source.js'
+import { drawTextBox, preset, type TextStyle } from '../lib/text/draw.js'
+import { redrawingSource } from '../lib/text/source.js'
 
 /**
  * `text`: plain text in a `width`×`height` box (default: the frame), laid out at its own pixel size (fit

@@ -1,7 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas'
 import { anchorOf, cssColor, defineAssetPlugin, TitleAssetSchema, type Size, type TitleAsset } from '../../core/index.js'
-import { canvasFont } from '../fonts/canvas.js'
-import { wrapText } from '../text/wrap.js'
+import { canvasFont } from '../lib/fonts/canvas.js'
+import { wrapText } from '../lib/text/wrap.js'
 import { TITLE_SIZES, TITLE_STYLES } from './title-styles.js'
 
 /** Distance kept from the frame edges for non-centred positions, as a fraction of the frame height. */

@@ -5,8 +5,8 @@ import { extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Transform } from 'node:stream'
 import { defineLoaderPlugin, RenderError, type LoaderPlugin } from '../../core/index.js'
-import { openDownload } from '../net/download.js'
-import { addressGuard, type NetworkPolicy } from '../net/guard.js'
+import { openDownload } from '../lib/net/download.js'
+import { addressGuard, type NetworkPolicy } from '../lib/net/guard.js'
 
 export interface HttpLoaderOptions {
   /** Which private addresses sources (and each redirect hop) may come from (default none: see `NetworkPolicy`). */

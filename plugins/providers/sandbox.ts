@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createCanvas } from '@napi-rs/canvas'
 import { defineProviderPlugin, type ProviderPlugin } from '../../core/index.js'
-import { wrapText } from '../text/wrap.js'
+import { wrapText } from '../lib/text/wrap.js'
 
 /**
  * A local stand-in for every model: a deterministic picture (same model, prompt, size, style and seed →

@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { RENDER_QUEUE } from '../../adapters/service/bull-queue.js'
+import { RENDER_QUEUE } from '../../service/queue/bull-queue.js'
 import { REDIS_URL } from '../helpers/redis.js'
 import { testService, titleEdit, type TestService } from '../helpers/service.js'
 

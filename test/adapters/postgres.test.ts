@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createService } from '../../adapters/http/container.js'
-import { openDatabase } from '../../adapters/service/db.js'
+import { openDatabase } from '../../service/db/db.js'
 import { freshPostgres } from '../helpers/postgres.js'
 import { testService, titleEdit, type TestService } from '../helpers/service.js'
 

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqlite, type SqliteSql } from '../../adapters/service/sqlite.js'
+import { openSqlite, type SqliteSql } from '../../service/db/sqlite.js'
 import { tempDir } from '../helpers/media.js'
 
 // The embedded store's write path: group commit (requests' transactions as savepoints of one SQLite

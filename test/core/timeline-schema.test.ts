@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer } from '../../adapters/index.js'
+import { createRenderer } from '../../index.js'
 import { RenderError, type Issue } from '../../core/index.js'
 
 const renderer = createRenderer()

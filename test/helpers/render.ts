@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createRenderer, type RendererOptions } from '../../adapters/index.js'
+import { createRenderer, type RendererOptions } from '../../index.js'
 import { tempDir } from './media.js'
 import { decodeFrames, type Frames } from './frames.js'
 

@@ -1,5 +1,5 @@
 import S3rver from 's3rver'
-import type { S3Config } from '../../adapters/service/config.js'
+import type { S3Config } from '../../service/config.js'
 import { tempDir } from './media.js'
 
 /** s3rver, an S3-compatible server from npm, on loopback with one bucket: the real AWS SDK client talks to it. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { createService, type Service, type ServiceOverrides } from '../../adapters/http/container.js'
-import { defaultConfig, type ServiceConfig } from '../../adapters/service/config.js'
+import { defaultConfig, type ServiceConfig } from '../../service/config.js'
 import { tempDir } from './media.js'
 import { freshPostgres, TEST_STORE } from './postgres.js'
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe } from '../../adapters/index.js'
+import { createRenderer, probe } from '../../index.js'
 import { decodeFrames } from '../helpers/frames.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
 

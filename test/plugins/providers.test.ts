@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
-import { automatic1111Provider, bflProvider, openaiProvider, RenderError, sandboxProvider, stabilityProvider, type ProviderPlugin } from '../../adapters/index.js'
+import { automatic1111Provider, bflProvider, openaiProvider, RenderError, sandboxProvider, stabilityProvider, type ProviderPlugin } from '../../index.js'
 import { fakeA1111, fakeBFL, fakeOpenAI, fakeStability } from '../helpers/fake-vendors.js'
 
 const signal = new AbortController().signal

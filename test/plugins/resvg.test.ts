@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { rasteriseSvg, rasteriserPid } from '../../plugins/raster/resvg.js'
+import { rasteriseSvg, rasteriserPid } from '../../plugins/lib/raster/resvg.js'
 
 const svg = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4" fill="${fill}"/></svg>`
 const alive = (pid: number) => {

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, RenderError } from '../../adapters/index.js'
+import { createRenderer, RenderError } from '../../index.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
 

@@ -4,7 +4,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
 const script = `
-import { createRenderer } from './adapters/index.ts'
+import { createRenderer } from './index.ts'
 const r = await createRenderer().render({ timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 0.2 }] }] }, output: { size: { width: 64, height: 64 } } }, { out: process.argv[1] })
 console.log(JSON.stringify({ display: process.env.DISPLAY, frames: r.frames }))
 `

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe, RenderError } from '../../adapters/index.js'
+import { createRenderer, probe, RenderError } from '../../index.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 import { decodeFrames, near, pixel } from '../helpers/frames.js'
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { builtinFonts, builtinPlugins, createCompositor, createRenderer, DEFAULT_FONT, probe, RenderError } from '../../adapters/index.js'
+import { builtinFonts, builtinPlugins, createCompositor, createRenderer, DEFAULT_FONT, probe, RenderError } from '../../index.js'
 import { isFastStart } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe, renderSegmented, type PieceRenderer } from '../../adapters/index.js'
+import { createRenderer, probe, renderSegmented, type PieceRenderer } from '../../index.js'
 import { decodeFrames, frameDiff, type Frames } from '../helpers/frames.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, type FrameSink } from '../../adapters/index.js'
+import { createRenderer, type FrameSink } from '../../index.js'
 import { renderFrames } from '../../core/render/frame-loop.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, defineGlslTransition, easing, SHOTSTACK_TRANSITIONS } from '../../adapters/index.js'
+import { createRenderer, defineGlslTransition, easing, SHOTSTACK_TRANSITIONS } from '../../index.js'
 import { frameDiff, isRed, locate, mean, near, pixel } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { defineTransitionPlugin, easing } from '../../adapters/index.js'
+import { defineTransitionPlugin, easing } from '../../index.js'
 import { mean, near, pixel, type Frames } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'

@@ -1,5 +1,5 @@
 // The dashboard's only way to the server: the /v1 API with the signed-in key as a Bearer token.
-import type { IssueRecord, RenderStatusRecord } from '../../service/api-types.js'
+import type { IssueRecord, RenderStatusRecord } from '../../../service/api-types.js'
 
 /** The key lives in sessionStorage: gone when the tab closes, never in a URL. */
 const KEY = 'reelforge.key'

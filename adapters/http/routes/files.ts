@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
-import { ServiceError } from '../../service/errors.js'
-import { contentType, type Storage } from '../../service/storage.js'
+import { ServiceError } from '../../../service/errors.js'
+import { contentType, type Storage } from '../../../service/storage/storage.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 

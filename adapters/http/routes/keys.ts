@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { ServiceError } from '../../service/errors.js'
-import type { KeyRecord, KeyStore, Principal } from '../../service/keys.js'
+import { ServiceError } from '../../../service/errors.js'
+import type { KeyRecord, KeyStore, Principal } from '../../../service/accounts/keys.js'
 import { authenticate, requireAdmin, requireLive } from '../auth.js'
 import { parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'

@@ -1,5 +1,5 @@
-import type { Db } from '../../service/db.js'
-import type { RenderWorker } from '../../service/worker.js'
+import type { Db } from '../../../service/db/db.js'
+import type { RenderWorker } from '../../../service/jobs/worker.js'
 import type { RouteSpec } from '../route.js'
 
 /** A gauge or counter line block in Prometheus' text format. */

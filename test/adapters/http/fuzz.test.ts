@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, RenderError } from '../../../adapters/index.js'
+import { createRenderer, RenderError } from '../../../index.js'
 import { testService } from '../../helpers/service.js'
 
 /**

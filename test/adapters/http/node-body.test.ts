@@ -4,7 +4,7 @@ import { createServer, request, type Server } from 'node:http'
 import { toNodeHandler } from 'h3'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { defaultConfig } from '../../../adapters/service/config.js'
+import { defaultConfig } from '../../../service/config.js'
 import { testService, titleEdit, type TestService } from '../../helpers/service.js'
 
 let svc: TestService

@@ -60,7 +60,7 @@ ops('closing waits for a request still being handled: its job is stored, nothing
   const { jobId } = (await res.json()) as { jobId: string }
   await closing
   assert.ok(closed)
-  const db = await (await import('../../../adapters/service/db.js')).openDatabase(svc.config.databaseUrl ?? (await import('../../../adapters/service/config.js')).dbPath(svc.config))
+  const db = await (await import('../../../service/db/db.js')).openDatabase(svc.config.databaseUrl ?? (await import('../../../service/config.js')).dbPath(svc.config))
   assert.is((await db.get<{ status: string }>('SELECT status FROM jobs WHERE id = ?', [jobId]))?.status, 'QUEUED', 'the job and its hold were stored')
   await db.close()
 })

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
-import { bflProvider, openaiProvider } from '../../../adapters/index.js'
+import { bflProvider, openaiProvider } from '../../../index.js'
 import { fakeBFL, fakeOpenAI } from '../../helpers/fake-vendors.js'
 import { testService } from '../../helpers/service.js'
 

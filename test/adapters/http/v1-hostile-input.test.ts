@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startServer } from '../../../adapters/http/serve.js'
-import { defaultConfig } from '../../../adapters/service/config.js'
+import { defaultConfig } from '../../../service/config.js'
 import { tempDir } from '../../helpers/media.js'
 import { testService, titleEdit } from '../../helpers/service.js'
 

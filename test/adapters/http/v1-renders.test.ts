@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { dbPath } from '../../../adapters/service/config.js'
+import { dbPath } from '../../../service/config.js'
 import { titleEdit, testService } from '../../helpers/service.js'
 
 // ── Authentication ──────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { httpSender } from '../../../adapters/index.js'
+import { httpSender } from '../../../index.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { testService, titleEdit } from '../../helpers/service.js'
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { completeJob } from '../../../adapters/service/settle.js'
+import { completeJob } from '../../../service/jobs/settle.js'
 import { lavfi, tempDir } from '../../helpers/media.js'
 import { testService, type TestService } from '../../helpers/service.js'
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ManualClock } from '../../../adapters/service/clock.js'
-import { MAX_PER_DESTINATION, RETRY_SCHEDULE_MS } from '../../../adapters/service/outbox.js'
+import { ManualClock } from '../../../service/clock.js'
+import { MAX_PER_DESTINATION, RETRY_SCHEDULE_MS } from '../../../service/webhooks/outbox.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { testService } from '../../helpers/service.js'
 

@@ -1,8 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { httpSender, signWebhook, verifyWebhook } from '../../../adapters/index.js'
-import { ManualClock } from '../../../adapters/service/clock.js'
-import { RETRY_SCHEDULE_MS } from '../../../adapters/service/outbox.js'
+import { httpSender, signWebhook, verifyWebhook } from '../../../index.js'
+import { ManualClock } from '../../../service/clock.js'
+import { RETRY_SCHEDULE_MS } from '../../../service/webhooks/outbox.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { LOOPBACK, titleEdit, testService } from '../../helpers/service.js'
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
-import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES, PROMPT_LIMIT, type ImageModel } from '../../../service/vocabulary.js'
-import type { ImageRecord as Image } from '../../../service/api-types.js'
+import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES, PROMPT_LIMIT, type ImageModel } from '../../../../service/vocabulary.js'
+import type { ImageRecord as Image } from '../../../../service/api-types.js'
 import { api, ApiError } from '../api'
 import { credits, FieldError, fieldInvalid, IssueList, Notice, usePoll, when } from '../components'
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { JOB_STATUSES } from '../../../service/api-types.js'
+import { JOB_STATUSES } from '../../../../service/api-types.js'
 import { api, isActive, type Render } from '../api'
 import { credits, FilterSelect, Json, Media, Notice, Progress, seconds, StatusBadge, usePoll, when } from '../components'
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { EVENT_NAMES } from '../../../service/vocabulary.js'
-import { DELIVERY_STATUSES, type Delivery } from '../../../service/api-types.js'
+import { EVENT_NAMES } from '../../../../service/vocabulary.js'
+import { DELIVERY_STATUSES, type Delivery } from '../../../../service/api-types.js'
 import { api, ApiError } from '../api'
 import { FieldError, fieldInvalid, FilterSelect, IssueList, Json, Notice, StatusBadge, usePoll, when } from '../components'
 

@@ -1,0 +1,24 @@
+// createRenderer(): the core's compositor with every built-in plugin (and the caller's) registered.
+import { createCompositor, type Compositor, type CompositorOptions, type Plugin } from '../core/index.js'
+import { builtinFonts, builtinPlugins, DEFAULT_FONT, type BuiltinOptions } from './index.js'
+
+export interface RendererOptions extends Omit<CompositorOptions, 'plugins'>, BuiltinOptions {
+  /** Your own plugins, added to the built-in ones (a clashing name throws `E_PLUGIN_DUPLICATE`). */
+  plugins?: readonly Plugin[]
+}
+
+/**
+ * Creates a renderer with every built-in plugin plus yours.
+ * @example
+ * import { createRenderer } from 'reelforge'
+ * const renderer = createRenderer()
+ * const { path, duration } = await renderer.render(edit, { out: 'out/video.mp4' })
+ */
+export function createRenderer(options: RendererOptions = {}): Compositor {
+  return createCompositor({
+    fallbackFont: DEFAULT_FONT,
+    ...options,
+    fonts: [...builtinFonts, ...(options.fonts ?? [])],
+    plugins: [...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files }), ...(options.plugins ?? [])],
+  })
+}

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises'
+import { RenderError, type PrepareContext } from '../../../core/index.js'
+import { speak } from '../audio/speech.js'
+import { cuesFromSpeech, parseSubtitles, parseTtml, type Cue } from './subtitles.js'
+
+const MEDIA = /\.(mp4|mov|m4v|webm|mkv|avi|mp3|wav|m4a|aac|flac|ogg|oga|opus)(\?|#|$)/i
+
+/** What speaks in an aliased clip, if we can know its words without transcribing audio. */
+function spokenText(asset: { type: string; [k: string]: unknown }): { text: string; voice?: string; language?: string; newscaster?: boolean; speed?: number } | undefined {
+  const str = (k: string) => (typeof asset[k] === 'string' ? (asset[k] as string) : undefined)
+  const speech = { voice: str('voice'), language: str('language'), newscaster: asset.newscaster === true || asset.newscaster === 'true', speed: typeof asset.speed === 'number' ? asset.speed : undefined }
+  if (asset.type === 'text-to-speech' && str('text') !== undefined) return { ...speech, text: str('text')! }
+  if (asset.type === 'audio' && str('prompt') !== undefined && speech.voice && !asset.src) return { ...speech, text: str('prompt')! }
+  return undefined
+}
+
+/**
+ * The cues a caption shows, in the caption clip's own time: parsed from an SRT, VTT or TTML file, or, for
+ * `alias://` to a text-to-speech clip, the sentences of its text timed across its synthesised length
+ * (the same speech the voice clip plays). Transcribing real audio needs a speech-to-text service, which
+ * reelforge does not have: such captions show nothing, with a warning saying so.
+ */
+export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]> {
+  const where = `${ctx.path}.asset.src`
+  if (src.startsWith('alias://')) {
+    const name = src.slice('alias://'.length)
+    const target = ctx.alias(name)
+    if (!target) throw new RenderError('E_TIMELINE_INVALID', `${where}: no clip has alias "${name}"`, { issues: [{ path: where, message: `no clip has alias "${name}"` }] })
+    const spoken = spokenText(target.asset)
+    if (!spoken) {
+      ctx.warn(`captions from "${src}" need speech-to-text transcription of a ${target.asset.type}, which is not available; the caption shows nothing`)
+      return []
+    }
+    const speech = await speak(spoken.text, spoken)
+    const speed = spoken.speed && spoken.speed > 0 ? spoken.speed : 1
+    return cuesFromSpeech(spoken.text, speech.duration / speed).map((c) => ({ ...c, start: c.start + target.offset, end: c.end + target.offset }))
+  }
+  if (MEDIA.test(src)) {
+    ctx.warn(`captions from the media file "${src}" need speech-to-text transcription, which is not available; the caption shows nothing`)
+    return []
+  }
+  const text = await readFile(await ctx.load(src), 'utf8')
+  const cues = /<tt\b/.test(text) ? parseTtml(text) : parseSubtitles(text)
+  if (!cues.length) ctx.warn(`${src} holds no subtitle cues (expected SRT, WebVTT or TTML); the caption shows nothing`)
+  return cues
+}
+
+/** Words of a cue with the times they are spoken: the cue's span shared out by word length. */
+export function wordTimes(cue: Cue): { start: number; end: number }[] {
+  const words = cue.text.split(/\s+/).filter(Boolean)
+  const total = words.reduce((n, w) => n + w.length + 1, 0) || 1
+  let t = cue.start
+  return words.map((w) => {
+    const d = ((w.length + 1) / total) * (cue.end - cue.start)
+    const span = { start: t, end: t + d }
+    t += d
+    return span
+  })
+}

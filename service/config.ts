@@ -1,0 +1,149 @@
+import { join, resolve } from 'node:path'
+import type { FilePolicy, NetworkPolicy } from '../plugins/index.js'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './accounts/rate-limit.js'
+
+/** Request limits; each breach is a clear 4xx naming the limit. */
+export interface Limits {
+  /** Request body bytes (413 beyond). */
+  bodyBytes: number
+  tracks: number
+  clips: number
+  /** Seconds of timeline for sandbox and live keys (Shotstack's sandbox allows 10 minutes). */
+  durationSandbox: number
+  durationLive: number
+  /** Output pixels per frame (4K). */
+  pixels: number
+  /** Characters of markup (`html` + `css`, or `svg` `src`) per asset: layout cost grows with it. */
+  markupChars: number
+}
+
+export interface ServiceConfig {
+  dataDir: string
+  port: number
+  host: string
+  /** Public base URL for file links (behind a proxy); default `http://host:port`. */
+  baseUrl?: string
+  /** Renders at a time in this process (0 = accept jobs but render none here). */
+  concurrency: number
+  /**
+   * Renders of one account at a time, over every server sharing the database (embedded queue; 0 = no cap):
+   * its other jobs wait while other accounts' run. Env `REELFORGE_ACCOUNT_CONCURRENCY`.
+   */
+  accountConcurrency: number
+  /** A worker's lease on a job; renewed every third of it. */
+  leaseMs: number
+  /** A job interrupted this many times (crashes) is failed instead of retried. */
+  maxAttempts: number
+  limits: Limits
+  /** Renderer cache directory (downloads). */
+  cacheDir: string
+  /** AI image requests per minute, per key and model. */
+  rateLimits: RateLimits
+  /**
+   * SSRF guard for asset, font, callback and webhook URLs: private, loopback, link-local and metadata
+   * addresses are refused unless allowed here (CIDRs; env `REELFORGE_ALLOW_NETWORKS=127.0.0.0/8,::1`).
+   */
+  network: NetworkPolicy
+  /**
+   * Local files a timeline may name: none by default (a source over the API is an http(s) URL, this service's
+   * own file URL or `alias://`). Directories listed here (env `REELFORGE_ALLOW_FILES=/srv/media,/srv/fonts`)
+   * are readable; paths are judged after realpath, so `..` and symlinks cannot leave them.
+   */
+  files: FilePolicy
+  /**
+   * Render in separate processes (default), so a crash while rendering — the X server dying, a GL driver
+   * fault — fails that job and not the service. `false` renders in this process (tests, debugging).
+   */
+  isolateRenders: boolean
+  /**
+   * Redis URL of a BullMQ queue (`redis://host:6379`): jobs are enqueued there for `reelforge worker`
+   * processes instead of rendering in this process. Unset: the embedded in-process queue.
+   */
+  redisUrl?: string
+  /**
+   * With `redisUrl`: split each mp4 render into this many time segments, rendered at once by several workers
+   * and joined without re-encoding (env `REELFORGE_SEGMENTS`). Default 1: whole renders.
+   */
+  segments?: number
+  /**
+   * PostgreSQL connection URL (`postgres://user:pass@host/db`) for jobs, keys, the wallet ledger, the webhook
+   * outbox and images; env `REELFORGE_DATABASE_URL`. Unset: the embedded SQLite file `<dataDir>/reelforge.db`.
+   */
+  databaseUrl?: string
+  /** Object storage for rendered files and generated images (default: `<dataDir>/files`); env `REELFORGE_S3_*`. */
+  s3?: S3Config
+}
+
+/** S3-compatible object storage (AWS S3, MinIO, R2, …); credentials from the AWS SDK's usual chain unless given. */
+export interface S3Config {
+  bucket: string
+  region?: string
+  /** For S3-compatible services; path-style addressing is used with it. */
+  endpoint?: string
+  /** Key prefix inside the bucket, e.g. `reelforge/`. */
+  prefix?: string
+  accessKeyId?: string
+  secretAccessKey?: string
+}
+
+/** S3 config from the environment: `REELFORGE_S3_BUCKET` (required), `_REGION`, `_ENDPOINT`, `_PREFIX`. */
+export function s3ConfigFromEnv(env = process.env): S3Config | undefined {
+  if (!env.REELFORGE_S3_BUCKET) return undefined
+  return { bucket: env.REELFORGE_S3_BUCKET, region: env.REELFORGE_S3_REGION, endpoint: env.REELFORGE_S3_ENDPOINT, prefix: env.REELFORGE_S3_PREFIX }
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  bodyBytes: 5 * 1024 * 1024,
+  tracks: 100,
+  clips: 2000,
+  durationSandbox: 600,
+  durationLive: 3600,
+  pixels: 3840 * 2160,
+  markupChars: 256 * 1024,
+}
+
+/** Embedded defaults: everything under `./data`, one render at a time. */
+export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  const dataDir = resolve(overrides.dataDir ?? 'data')
+  return {
+    port: 3000,
+    host: '127.0.0.1',
+    concurrency: 1,
+    accountConcurrency: wholeNumber('REELFORGE_ACCOUNT_CONCURRENCY', process.env.REELFORGE_ACCOUNT_CONCURRENCY),
+    leaseMs: 15_000,
+    maxAttempts: 3,
+    cacheDir: join(dataDir, 'cache'),
+    ...overrides,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
+    isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
+    network: overrides.network ?? { allow: list(process.env.REELFORGE_ALLOW_NETWORKS) },
+    files: overrides.files ?? { allow: list(process.env.REELFORGE_ALLOW_FILES).map((dir) => resolve(dir)) },
+    s3: 's3' in overrides ? overrides.s3 : s3ConfigFromEnv(),
+    databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : process.env.REELFORGE_DATABASE_URL || undefined,
+    dataDir,
+    limits: { ...DEFAULT_LIMITS, ...overrides.limits },
+  }
+}
+
+/** A whole-number environment variable (unset: 0); anything else stops the start with its name. */
+function wholeNumber(name: string, value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 0
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, 0 or more (got ${JSON.stringify(value)})`)
+  return n
+}
+
+/** A comma-separated environment variable as a list. */
+const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+
+export const dbPath = (config: ServiceConfig) => join(config.dataDir, 'reelforge.db')
+/** What `openDatabase` opens: the PostgreSQL URL when one is configured, else the SQLite file. */
+export const dbTarget = (config: ServiceConfig) => config.databaseUrl ?? dbPath(config)
+export const filesDir = (config: ServiceConfig) => join(config.dataDir, 'files')
+export const workDir = (config: ServiceConfig) => join(config.dataDir, 'work')
+
+/** Where clients reach this service: `baseUrl`, else `http://host:port` (read late: port 0 is known only after listen). */
+export const publicBaseUrl = (config: ServiceConfig) => (config.baseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '')
+
+/** The public URL of a stored file: `<base>/v1/files/<key>`. */
+export const fileUrl = (config: ServiceConfig, key: string) => `${publicBaseUrl(config)}/v1/files/${key}`

@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events'
+import type { Job } from './jobs/store.js'
+
+/** What happens to jobs, for whoever listens (webhooks, metrics, tests). */
+export interface JobEventMap {
+  'render.queued': [Job]
+  'render.processing': [Job]
+  'render.complete': [Job]
+  'render.failed': [Job]
+}
+
+/**
+ * A typed event bus for job life-cycle events. `emit` waits for every listener (webhooks write their
+ * deliveries to the outbox), so a caller that awaits it knows the event's effects are stored. Listener
+ * errors are logged, never thrown back at the job.
+ */
+export class JobEvents {
+  private readonly bus = new EventEmitter()
+
+  on<K extends keyof JobEventMap>(name: K, listener: (...args: JobEventMap[K]) => unknown): () => void {
+    this.bus.on(name, listener as never)
+    return () => this.bus.off(name, listener as never)
+  }
+
+  async emit<K extends keyof JobEventMap>(name: K, ...args: JobEventMap[K]): Promise<void> {
+    for (const listener of this.bus.listeners(name)) {
+      try {
+        await (listener as (...a: JobEventMap[K]) => unknown)(...args)
+      } catch (e) {
+        console.error(`[events] ${name} listener failed:`, e)
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+// The render process of `IsolatedRenderer`: one renderer, jobs one at a time from the parent over IPC.
+// Whatever kills it — Xlib exiting when the X server dies, a GL driver segfault, the OOM killer — costs the
+// job it was rendering, never the HTTP service.
+import { crashSite, describeCrashSite, displayLost, RenderError, type Plugin, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './isolated-renderer.js'
+import { serviceRenderer } from './service-renderer.js'
+import { S3Storage } from '../storage/s3-storage.js'
+import { LocalStorage } from '../storage/storage.js'
+
+const config = JSON.parse(process.argv[2]!) as ChildConfig
+const send = (m: ToParent) => process.send!(m)
+const generated = new Map<number, { resolve(path: string): void; reject(e: Error): void }>()
+const controllers = new Map<string, AbortController>()
+/** Renders waiting for the parent's answer to their plan (it holds credits for it). */
+const plannedWaits = new Map<string, { resolve(): void; reject(e: Error): void }>()
+/** The stage each render last reported, for a crash outside any known site. */
+const stages = new Map<string, RenderProgress['stage']>()
+let nextAsk = 0
+const plugins: Plugin[] = (await Promise.all((config.pluginModules ?? []).map((m) => import(m)))).flatMap((mod: { default: Plugin | Plugin[] }) => [mod.default].flat())
+
+const storage = config.s3 ? new S3Storage(config.s3) : config.filesDir ? new LocalStorage(config.filesDir) : undefined
+const renderer = serviceRenderer({
+  cacheDir: config.cacheDir,
+  network: config.network,
+  files: config.files,
+  baseUrl: () => config.baseUrl,
+  storage,
+  plugins,
+  // AI assets are generated (and charged) by the parent, which owns the database.
+  generateImage: (request, ctx) =>
+    new Promise<string>((resolve, reject) => {
+      const ask = nextAsk++
+      generated.set(ask, { resolve, reject })
+      send({ type: 'generate', ask, request, path: ctx.path, owner: ctx.owner })
+    }),
+})
+
+process.on('message', async (m: ToChild) => {
+  if (m.type === 'abort') return controllers.get(m.id)?.abort(new RenderError('E_CANCELLED', m.reason))
+  if (m.type === 'planned') {
+    const wait = plannedWaits.get(m.id)
+    plannedWaits.delete(m.id)
+    if (m.error) wait?.reject(fromShape(m.error))
+    else wait?.resolve()
+    return
+  }
+  if (m.type === 'generated') {
+    const g = generated.get(m.ask)
+    generated.delete(m.ask)
+    if (m.error) g?.reject(fromShape(m.error))
+    else g?.resolve(m.path!)
+    return
+  }
+  const controller = new AbortController()
+  controllers.set(m.id, controller)
+  try {
+    const result: RenderResult = await renderer.render(m.edit, {
+      out: m.out,
+      owner: m.owner,
+      baseDir: m.baseDir,
+      signal: controller.signal,
+      onProgress: (p) => (stages.set(m.id, p.stage), send({ type: 'progress', id: m.id, progress: p })),
+      // The parent decides whether the planned render goes on (it may refuse it: credits).
+      onPlanned: m.planned ? (planned) => new Promise<void>((resolve, reject) => (plannedWaits.set(m.id, { resolve, reject }), send({ type: 'planned', id: m.id, planned }))) : undefined,
+    })
+    send({ type: 'done', id: m.id, result, retiring: displayLost() })
+  } catch (e) {
+    send({ type: 'failed', id: m.id, error: toShape(e, 'E_INTERNAL'), retiring: displayLost() })
+  } finally {
+    controllers.delete(m.id)
+    stages.delete(m.id)
+    // Our X server died under us: leave before Xlib's next request ends this process mid-render.
+    if (displayLost()) setImmediate(() => process.exit(0))
+  }
+})
+
+// An exception nothing caught — thrown from a callback a plugin scheduled (a timer, a process or stream event),
+// outside any promise — would end this process with only a stack on stderr ("Node.js v20…" its last line).
+// Report it as the failure of the render in progress instead, saying where (stage, clip, plugin) and why, then
+// leave: after it this process's state is unknown.
+let crashed = false
+process.on('uncaughtException', (e) => {
+  console.error(e) // the stack, for the server's log
+  if (crashed) return
+  crashed = true
+  const ids = [...controllers.keys()]
+  if (!ids.length || !process.connected) return process.exit(1)
+  ids.forEach((id, i) => {
+    const message = `the render process crashed ${describeCrashSite(crashSite(), stages.get(id))}: ${e instanceof Error ? e.message : String(e)}`
+    const failed: ToParent = { type: 'failed', id, error: { code: 'E_RENDERER_CRASHED', message }, retiring: true }
+    process.send!(failed, undefined, undefined, i === ids.length - 1 ? () => process.exit(1) : undefined)
+  })
+})
+send({ type: 'ready' })

@@ -1,0 +1,113 @@
+import { mkdir, rm } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { RenderError, type Compositor, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
+import type { JobKind, JobStage } from './store.js'
+import { stitchToEdit, type StitchRequest } from './stitch.js'
+import type { Storage } from '../storage/storage.js'
+
+/** The "SANDBOX" watermark laid over every frame of a sandbox render. */
+const WATERMARK = { asset: { type: 'title', text: 'SANDBOX', style: 'chunk', size: 'x-large', color: '#66ffffff' }, start: 0, length: 'end' }
+
+/** What a worker needs to render a job — all of it, so a worker on another machine needs no database. */
+export interface RenderTask {
+  id: string
+  kind: JobKind
+  request: unknown
+  sandbox: boolean
+  accountId: string
+  keyId: string
+  /** Split into this many time segments rendered by several workers (BullMQ back end; mp4 only). */
+  segments?: number
+}
+
+/** A finished render: storage keys of its files and what settling the job needs. */
+export interface RenderOutcome {
+  keys: { url: string; poster?: string; thumbnail?: string }
+  duration: number
+  width: number
+  height: number
+  frames: number
+  renderMs: number
+  warnings: Warning[]
+}
+
+/** The edit a job renders: stitches become edits; sandbox edits get the watermark track on top. */
+export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): object {
+  const edit = task.kind === 'stitch' ? stitchToEdit(task.request as StitchRequest) : structuredClone(task.request as object)
+  if (task.sandbox) {
+    const e = edit as { timeline: { tracks: object[] } }
+    e.timeline.tracks = [{ clips: [WATERMARK] }, ...e.timeline.tracks]
+  }
+  return edit
+}
+
+/** A path into the watermark track a sandbox render adds on top (its own remarks are not the client's). */
+const isWatermark = (task: Pick<RenderTask, 'sandbox'>, path: string) => task.sandbox && /^timeline\.tracks\[0\]/.test(path)
+
+/**
+ * Edit paths in a render's warnings and errors as the client sent the request: without the sandbox watermark
+ * track (tracks[i + 1] is the client's tracks[i]), and a stitch's clips by their own index (`clips[2]`).
+ */
+export function clientPaths(task: Pick<RenderTask, 'sandbox' | 'kind'>, text: string): string {
+  let out = task.sandbox ? text.replace(/timeline\.tracks\[(\d+)\]/g, (_m, n: string) => `timeline.tracks[${Number(n) - 1}]`) : text
+  if (task.kind === 'stitch') out = out.replace(/timeline\.tracks\[0\]\.clips\[(\d+)\]\.asset\./g, 'clips[$1].')
+  return out
+}
+
+/**
+ * Renders a task into `<workRoot>/<id>/` (progress throttled for `onProgress`) and moves the files into storage (keys `<id>/<name>`). The same
+ * step for the in-process worker and for `reelforge worker` on another machine; settling (charge, complete,
+ * webhooks) is the service's, with what this returns.
+ */
+export async function renderToStorage(
+  deps: { renderer: Compositor; storage: Storage; workRoot: string },
+  task: RenderTask,
+  opts: {
+    signal: AbortSignal
+    onProgress(stage: JobStage, progress: number): void
+    /** Once planned, before the first frame: the service holds the real price here (a throw stops the render). */
+    onPlanned?(planned: PlannedRender): Promise<void>
+  },
+): Promise<RenderOutcome> {
+  const dir = join(deps.workRoot, task.id)
+  // Per-frame progress is reported at most every 500 ms (each report is a database write or a Redis message);
+  // stage changes always.
+  let last = 0
+  const report = (stage: JobStage, progress: number) => {
+    const now = Date.now()
+    if (stage === 'rendering' && now - last < 500) return
+    last = now
+    opts.onProgress(stage, progress)
+  }
+  try {
+    const edit = editOf(task)
+    await mkdir(dir, { recursive: true })
+    const format = ((edit as { output?: { format?: string } }).output?.format ?? 'mp4').replace(/[^a-z0-9]/g, '')
+    const result = await deps.renderer.render(edit, {
+      out: join(dir, `${task.id}.${format}`),
+      signal: opts.signal,
+      // AI assets in the edit are generated for (and charged to) the job's account.
+      owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
+      onProgress: (p: RenderProgress) => report(p.stage, p.progress),
+      onPlanned: opts.onPlanned,
+    })
+    report('saving', 0.98)
+    const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file)
+    return {
+      keys: { url: await put(result.path), poster: result.poster ? await put(result.poster) : undefined, thumbnail: result.thumbnail ? await put(result.thumbnail) : undefined },
+      duration: result.duration,
+      width: result.width,
+      height: result.height,
+      frames: result.frames,
+      renderMs: result.renderMs,
+      warnings: result.warnings.flatMap((w) => (isWatermark(task, w.path) ? [] : [{ ...w, path: clientPaths(task, w.path), message: clientPaths(task, w.message) }])),
+    }
+  } catch (e) {
+    if (e instanceof RenderError && (task.sandbox || task.kind === 'stitch')) {
+      throw new RenderError(e.code, clientPaths(task, e.message), e.data && { ...e.data, path: e.data.path && clientPaths(task, e.data.path) }, { cause: e })
+    }
+    throw e
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,78 @@
+import { RenderError } from '../../core/index.js'
+import type { Billing } from '../billing/billing.js'
+import { fileUrl, type ServiceConfig } from '../config.js'
+import { ServiceError } from '../errors.js'
+import type { JobEvents } from '../events.js'
+import type { JobStore } from './store.js'
+import type { RenderOutcome } from './render-task.js'
+
+export interface SettleDeps {
+  config: ServiceConfig
+  jobs: JobStore
+  billing: Billing
+  events: JobEvents
+}
+
+/** Thrown inside the completing transaction to roll back when this worker no longer holds the job. */
+class LeaseLost extends Error {}
+
+/**
+ * Completes a job held by `owner` with a finished render. Charge and completion commit together: a crash
+ * before leaves neither (the job renders again and is charged then), a crash after leaves both — never a
+ * double charge. False when the job was cancelled meanwhile or `owner` no longer holds it. A render the
+ * account cannot pay in full (its hold was topped up when planned, so this should not happen) is failed
+ * with `E_INSUFFICIENT_CREDITS` instead: never delivered for less than its price.
+ */
+export async function completeJob(d: SettleDeps, id: string, owner: string, outcome: RenderOutcome): Promise<boolean> {
+  let completed = false
+  try {
+    completed = await d.jobs.transaction(async () => {
+      if (await d.jobs.cancelRequested(id)) return false
+      const credits = await d.billing.settle(id, { seconds: outcome.duration, width: outcome.width, height: outcome.height })
+      const url = fileUrl(d.config, outcome.keys.url)
+      const done = await d.jobs.complete(id, owner, {
+        url,
+        poster: outcome.keys.poster && fileUrl(d.config, outcome.keys.poster),
+        thumbnail: outcome.keys.thumbnail && fileUrl(d.config, outcome.keys.thumbnail),
+        duration: outcome.duration,
+        credits,
+        warnings: outcome.warnings,
+      })
+      if (!done) throw new LeaseLost()
+      return true
+    })
+  } catch (e) {
+    if (e instanceof LeaseLost) return false // another worker owns the job now; its result stands
+    if (e instanceof ServiceError && e.code === 'E_INSUFFICIENT_CREDITS') {
+      await failJob(d, id, owner, e) // the charge rolled back with the completion: the hold is released here
+      return false
+    }
+    throw e
+  }
+  if (completed) await d.events.emit('render.complete', (await d.jobs.get(id))!)
+  return completed
+}
+
+/**
+ * Fails a job (releasing its credit hold) and says so by webhook; a no-op when it already ended. `error` is
+ * what was thrown, or the message a remote worker reported.
+ */
+export async function failJob(d: SettleDeps, id: string, owner: string | null, error: unknown, cancelled = false): Promise<boolean> {
+  const message = cancelled ? 'cancelled' : failureText(error)
+  if (error instanceof Error && !(error instanceof RenderError) && !(error instanceof ServiceError) && !cancelled) console.error(`[worker] job ${id} failed unexpectedly:`, error)
+  // The failure and the release of the hold commit together (a crash between them loses neither).
+  const failed = await d.jobs.transaction(async () => {
+    const ok = await d.jobs.fail(id, owner, message)
+    if (ok) await d.billing.release(id)
+    return ok
+  })
+  if (failed) await d.events.emit('render.failed', (await d.jobs.get(id))!)
+  return failed
+}
+
+/**
+ * A failure as a job's `error`: the message, led by its code when the service refused the work
+ * (`E_INSUFFICIENT_CREDITS: the render lasts …`) — the job has no other place to carry the code.
+ */
+export const failureText = (error: unknown): string =>
+  error instanceof ServiceError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error)

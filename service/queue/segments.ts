@@ -1,0 +1,119 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { RenderError, runFfmpeg, type Compositor, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
+import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
+import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
+
+/**
+ * Renders one piece of a segmented render — a time range as its own mp4 (`index` 0…n−1) or the whole sound as
+ * mp3 (`'sound'`) — and says where its file is. The default runs pieces in processes of this machine; the
+ * BullMQ back end queues them for workers on other machines (`remotePieces`).
+ */
+export type PieceRenderer = (
+  piece: object,
+  opts: { out: string; index: number | 'sound'; signal?: AbortSignal; baseDir?: string; onProgress?: (p: RenderProgress) => void },
+) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
+
+export interface SegmentedOptions {
+  out: string
+  /** Who renders the pieces (default: a pool of render processes on this machine). */
+  pieces?: PieceRenderer
+  /** Time segments rendered at once, each in its own process (default: 2). */
+  segments?: number
+  signal?: AbortSignal
+  onProgress?: (p: RenderProgress) => void
+  /** As `RenderOptions.onPlanned`: once, for the whole render, after it is planned and before any piece starts. */
+  onPlanned?: (planned: PlannedRender) => void | Promise<void>
+  baseDir?: string
+  cacheDir?: string
+  network?: NetworkPolicy
+  /** Local files the pieces may read (default: any, as `createRenderer`). */
+  files?: FilePolicy
+}
+
+/**
+ * Renders an mp4 as N time segments in N processes at once and joins them without re-encoding: each
+ * segment is its own H.264 stream starting on an IDR frame (a closed GOP), so ffmpeg's concat demuxer
+ * copies them end to end; the sound is rendered once, over the whole range, and muxed in. Segment bounds
+ * fall on whole frames, so the result has exactly the frames and duration of a single render.
+ *
+ * `local` plans the edit first (validation, smart timing, downloads into the shared cache) to learn the
+ * frame count; other formats, and edits too short to split, render in one piece.
+ */
+export async function renderSegmented(local: Compositor, edit: unknown, opts: SegmentedOptions): Promise<RenderResult> {
+  const started = performance.now()
+  const whole = () => local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, onPlanned: opts.onPlanned, baseDir: opts.baseDir })
+  // Only mp4 joins by stream copy; anything else renders in one piece without planning twice.
+  if ((opts.segments ?? 2) <= 1 || local.validate(edit).edit.output.format !== 'mp4') return whole()
+  const plan = await local.plan(edit, { signal: opts.signal, baseDir: opts.baseDir })
+  const { firstFrame, frames, fps, format, edit: valid } = plan
+  const hasAudio = !!plan.audio
+  const picture = plan.scaleTo ?? plan.frame
+  await plan.dispose()
+  const n = Math.max(1, Math.min(opts.segments ?? 2, Math.floor(frames / fps))) // at least a second each
+  if (format !== 'mp4' || n === 1) return whole()
+  // The pieces never call it: the whole render is planned here, once.
+  await opts.onPlanned?.({ duration: frames / fps, timelineDuration: plan.timelineDuration, frames, fps, width: picture.width, height: picture.height })
+
+  const work = await mkdtemp(join(tmpdir(), 'reelforge-segments-'))
+  const pool = opts.pieces
+    ? undefined
+    : new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, files: opts.files, baseUrl: '' }), () => {
+        throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
+      })
+  const renderPiece: PieceRenderer = opts.pieces ?? ((piece, o) => pool!.render(piece, o))
+  // One piece failing stops the others (remote pieces would otherwise render on for nothing).
+  const inner = new AbortController()
+  const onAbort = () => inner.abort(opts.signal!.reason)
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    const bounds = Array.from({ length: n + 1 }, (_, k) => firstFrame + Math.round((k * frames) / n))
+    const done = new Array<number>(n).fill(0)
+    const report = (stage: RenderProgress['stage'] = 'rendering') => {
+      const frame = done.reduce((s, f) => s + f, 0)
+      const fpsNow = frame / Math.max(1e-3, (performance.now() - started) / 1000)
+      opts.onProgress?.({ stage, progress: Math.min(0.99, frame / frames), frame, frames, fps: fpsNow, etaMs: ((frames - frame) / Math.max(1e-3, fpsNow)) * 1000 })
+    }
+    const output = valid.output as Record<string, unknown>
+    const piece = (range: { start: number; length: number }, extra: object) => ({ ...(edit as object), merge: undefined, timeline: valid.timeline, output: { ...output, range, poster: undefined, thumbnail: undefined, ...extra } })
+    const segments = bounds.slice(0, -1).map((from, k) => {
+      // Times are whole frames over fps: the range rounds back to exactly these frames.
+      const range = { start: from / fps, length: (bounds[k + 1]! - from) / fps }
+      return renderPiece(piece(range, { format: 'mp4', mute: true }), {
+        index: k,
+        out: join(work, `segment-${k}.mp4`),
+        signal: inner.signal,
+        baseDir: opts.baseDir,
+        onProgress: (p) => ((done[k] = p.frame), report()),
+      })
+    })
+    const sound = hasAudio ? renderPiece(piece({ start: firstFrame / fps, length: frames / fps }, { format: 'mp3', quality: 'veryhigh' }), { index: 'sound', out: join(work, 'sound.mp3'), signal: inner.signal, baseDir: opts.baseDir }) : undefined
+    const [parts, audio] = await Promise.all([Promise.all(segments), sound]).catch((e) => {
+      inner.abort(e)
+      throw e
+    })
+    report('encoding')
+    const list = join(work, 'segments.txt')
+    await writeFile(list, parts.map((p) => `file '${p.path.replace(/'/g, "'\\''")}'`).join('\n'))
+    await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...(audio ? ['-i', audio.path, '-map', '0:v', '-map', '1:a', '-c:a', 'aac', '-b:a', '192k'] : []), '-c:v', 'copy', '-movflags', '+faststart', opts.out], { signal: opts.signal, what: 'joining segments' })
+    const first = parts[0]!
+    return {
+      path: opts.out,
+      duration: frames / fps,
+      frames,
+      width: first.width,
+      height: first.height,
+      fps,
+      bytes: (await stat(opts.out)).size,
+      renderMs: performance.now() - started,
+      drawn: parts.reduce((s, p) => s + p.drawn, 0),
+      hasAudio: !!audio,
+      warnings: [...plan.warnings],
+    }
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort)
+    pool?.close()
+    await rm(work, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,69 @@
+import { createReadStream } from 'node:fs'
+import { rm, stat } from 'node:fs/promises'
+import { PassThrough, type Readable } from 'node:stream'
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import type { S3Config } from '../config.js'
+import { contentType, STORAGE_KEY, type Storage } from './storage.js'
+
+/**
+ * Files in a bucket under `<prefix><job id>/<name>`. The service proxies them at `/v1/files/…` (byte ranges
+ * become ranged GETs), so clients never need bucket credentials and links do not expire.
+ */
+export class S3Storage implements Storage {
+  private readonly s3: S3Client
+
+  constructor(private readonly config: S3Config) {
+    this.s3 = new S3Client({
+      region: config.region ?? 'us-east-1',
+      endpoint: config.endpoint,
+      forcePathStyle: !!config.endpoint,
+      // The SDK's default streamed upload is aws-chunked with trailing checksums, which many S3-compatible
+      // servers store verbatim (chunk headers inside the file); plain bodies work everywhere.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
+    })
+  }
+
+  private objectKey(key: string): string {
+    if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key ${key}`)
+    return `${this.config.prefix ?? ''}${key}`
+  }
+
+  async put(key: string, file: string): Promise<string> {
+    const { size } = await stat(file)
+    await this.s3.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType(key) }))
+    await rm(file, { force: true })
+    return key
+  }
+
+  async open(key: string) {
+    if (!STORAGE_KEY.test(key)) return undefined
+    const Key = this.objectKey(key)
+    const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key })).catch((e) => {
+      if (e?.$metadata?.httpStatusCode === 404 || e?.name === 'NotFound' || e?.name === 'NoSuchKey') return undefined
+      throw e
+    })
+    if (!head) return undefined
+    return {
+      size: head.ContentLength ?? 0,
+      mtime: head.LastModified ?? new Date(0),
+      // The reader is handed out at once; the ranged GET streams into it.
+      read: (range?: { start: number; end: number }): Readable => {
+        const out = new PassThrough()
+        this.s3
+          .send(new GetObjectCommand({ Bucket: this.config.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
+          .then((r) => (r.Body as Readable).pipe(out), (e) => out.destroy(e))
+        return out
+      },
+    }
+  }
+
+  localPath(): undefined {
+    return undefined
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }))
+  }
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto'
+import * as v from 'valibot'
+import type { Clock } from '../clock.js'
+import { nowIso, type Db } from '../db/db.js'
+import { inject, injectable } from '../di.js'
+import { JobEvents } from '../events.js'
+import type { Job } from '../jobs/store.js'
+import { WebhookOutbox } from './outbox.js'
+import { TOKENS } from '../tokens.js'
+import { EVENT_NAMES, type EventName } from '../vocabulary.js'
+import type { Wallet } from '../billing/wallet.js'
+
+/** Every event the service sends (listed in vocabulary.ts, which the dashboard shares). */
+export { EVENT_NAMES, type EventName }
+
+/** `PUT /v1/webhooks` body (strict: reelforge's own). */
+export const WebhookConfigSchema = v.strictObject({
+  url: v.pipe(v.string(), v.url('must be an absolute URL'), v.check((u) => /^https?:\/\//i.test(u), 'must be an http or https URL')),
+  events: v.pipe(v.array(v.picklist(EVENT_NAMES, (i) => `must be one of ${EVENT_NAMES.join(', ')}; got ${JSON.stringify(i.input)}`)), v.minLength(1, 'must name at least one event')),
+  // NUL cannot be stored by PostgreSQL, and a secret that changed on the way in would sign wrongly.
+  secret: v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters'), v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters')),
+})
+export type WebhookConfig = v.InferOutput<typeof WebhookConfigSchema>
+
+const mask = (secret: string) => `${secret.slice(0, 4)}…${secret.slice(-2)} (${secret.length} characters)`
+
+/**
+ * Turns what happens into signed deliveries: render events go to the job's own `callback` (signed with the
+ * account's signing secret) and, like every other event, to the account's global webhook when it lists the
+ * event (signed with that webhook's secret). Payload: `{ event, timestamp, data }`.
+ */
+@injectable()
+export class Webhooks {
+  constructor(
+    @inject(TOKENS.Db) private readonly db: Db,
+    @inject(TOKENS.Outbox) private readonly outbox: WebhookOutbox,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Subscribes to job and wallet events. */
+  connect(events: JobEvents, wallet?: Wallet): void {
+    const balance = async (job: Job) => (wallet ? (await wallet.state(job.accountId)).balance : 0)
+    const of = (job: Job) => ({ sandbox: job.sandbox })
+    events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, job.callback, of(job)))
+    events.on('render.processing', (job) => this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, job.callback, of(job)))
+    events.on('render.complete', async (job) =>
+      this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)),
+    )
+    events.on('render.failed', async (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)))
+    wallet?.listen({
+      deposit: (accountId, amount, bal) => this.emit(accountId, 'wallet.deposit', { amount, balance: bal }),
+      lowBalance: (accountId, bal, threshold) => this.emit(accountId, 'wallet.low_balance', { balance: bal, threshold }),
+    })
+  }
+
+  /**
+   * Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed).
+   * `sandbox`: sandbox work caused it, so sandbox keys see these deliveries in the log.
+   */
+  async emit(accountId: string, event: EventName, data: Record<string, unknown>, callback?: string | null, opts: { sandbox?: boolean } = {}): Promise<string[]> {
+    const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data })
+    const ids: string[] = []
+    const sandbox = !!opts.sandbox
+    if (callback) ids.push(await this.outbox.enqueue({ accountId, event, target: 'callback', url: callback, body, secret: await this.signingSecret(accountId), sandbox }))
+    const hook = await this.config(accountId)
+    if (hook && hook.events.includes(event)) ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret, sandbox }))
+    return ids
+  }
+
+  async config(accountId: string): Promise<WebhookConfig | undefined> {
+    const row = await this.db.get<{ url: string; events: string; secret: string }>('SELECT url, events, secret FROM webhooks WHERE account_id = ?', [accountId])
+    return row && { url: row.url, events: JSON.parse(row.events), secret: row.secret }
+  }
+
+  /** The global webhook as shown to its owner: the secret masked. */
+  async shown(accountId: string) {
+    const c = await this.config(accountId)
+    return c ? { url: c.url, events: c.events, secret: mask(c.secret) } : null
+  }
+
+  async set(accountId: string, config: WebhookConfig): Promise<void> {
+    await this.db.run(
+      'INSERT INTO webhooks (account_id, url, events, secret, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, events = excluded.events, secret = excluded.secret, updated_at = excluded.updated_at',
+      [accountId, config.url, JSON.stringify(config.events), config.secret, nowIso()],
+    )
+  }
+
+  async remove(accountId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM webhooks WHERE account_id = ?', [accountId])) > 0
+  }
+
+  /**
+   * The secret `callback` deliveries are signed with: one per account, created on first use. It is shown
+   * once — by `reelforge keys create` for a new account, or by rotating it (`POST /v1/webhooks/secret`).
+   */
+  async signingSecret(accountId: string): Promise<string> {
+    const row = await this.db.get<{ signing_secret: string | null }>('SELECT signing_secret FROM accounts WHERE id = ?', [accountId])
+    if (row?.signing_secret) return row.signing_secret
+    return this.rotateSigningSecret(accountId)
+  }
+
+  async rotateSigningSecret(accountId: string): Promise<string> {
+    const secret = `whsec_${randomBytes(24).toString('base64url')}`
+    await this.db.run('UPDATE accounts SET signing_secret = ? WHERE id = ?', [secret, accountId])
+    return secret
+  }
+}
