@@ -1,5 +1,31 @@
-// reelforge's public entry: the core, the built-in plugins, and createRenderer() that joins them.
+// reelforge's public API: everything a library user names, and nothing else. Plugin authors' building blocks
+// are in `reelforge/kit` (kit.ts). README's "Public API" lists both; test/public-api.test.ts holds them to it.
+
+// Rendering
 export { createRenderer, type RendererOptions } from './plugins/create-renderer.js'
-export * from './core/index.js'
-export * from './plugins/index.js'
 export { renderSegmented, type PieceRenderer, type SegmentedOptions } from './service/queue/segments.js'
+export type { Compositor, PlannedRender, RenderOptions, RenderProgress, RenderResult, RenderStage } from './core/index.js'
+
+// Edits: the schema (valibot) and the type an edit literal is checked against
+export { EditSchema } from './core/index.js'
+export type { Edit } from './core/index.js'
+
+// Errors
+export { RenderError } from './core/index.js'
+export type { Issue, RenderErrorCode, Warning } from './core/index.js'
+
+// Plugins: helpers that type a plugin object, and the plugin contracts
+export { defineAssetPlugin, defineEffectPlugin, defineLoaderPlugin, defineOutputPlugin, defineProviderPlugin, defineTransitionPlugin } from './core/index.js'
+export { defineGlslTransition, type GlslTransitionOptions } from './plugins/index.js'
+export type { AssetPlugin, EffectPlugin, FilterPlugin, FitPlugin, LoaderPlugin, OutputPlugin, Plugin, PluginKind, ProviderPlugin, TransitionPlugin } from './core/index.js'
+
+// AI image providers (vendor wire APIs) and the free local generator
+export { automatic1111Provider, bflProvider, openaiProvider, sandboxProvider, stabilityProvider } from './plugins/index.js'
+export type { Automatic1111Options, BflOptions, OpenAIOptions, StabilityOptions } from './plugins/index.js'
+
+// Webhooks: what a receiver verifies
+export { SIGNATURE_HEADER, verifyWebhook } from './plugins/index.js'
+
+// The /v1 service
+export { createService, defaultConfig } from './service-entry.js'
+export type { Service, ServiceConfig, ServiceOverrides } from './service-entry.js'

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { RenderError, type Warning } from './errors.js'
 import { createFontBook, type FontFace } from './fonts.js'
 import type { FrameSink, ImageRequest, Plugin } from './plugin.js'
+import { callHook } from './plugin-driver.js'
 import { createRegistry, type Registry } from './registry.js'
 import { createPlan, type RenderPlan } from './plan/plan.js'
 import { renderFrames } from './render/frame-loop.js'
@@ -14,6 +15,7 @@ import { atCrashSite } from './render/crash-site.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
 import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from './schema/names.js'
 import { validateEdit, type KnownNames, type ValidEdit } from './schema/validate.js'
+import type { Edit } from './schema/edit.js'
 
 export interface CompositorOptions {
   plugins: readonly Plugin[]
@@ -114,9 +116,9 @@ export interface Compositor {
   /** Validates an edit without rendering; throws `E_TIMELINE_INVALID` listing every issue. */
   validate(edit: unknown): { edit: ValidEdit; warnings: Warning[] }
   /** Validates and resolves an edit into a plan (fetches assets, compiles shaders). Call `plan.dispose()`. */
-  plan(edit: unknown, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown }): Promise<RenderPlan>
+  plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown }): Promise<RenderPlan>
   /** Renders an edit to `opts.out`. */
-  render(edit: unknown, opts: RenderOptions): Promise<RenderResult>
+  render(edit: Edit, opts: RenderOptions): Promise<RenderResult>
 }
 
 /**
@@ -170,7 +172,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
           throw new RenderError('E_OUTPUT_FAILED', `output.format "${plan.format}" needs sound, but the timeline has none${output.mute ? ' (output.mute is set)' : ''}`, { path: 'output.format' })
         }
         // The encoder's callbacks (its process and pipe events) belong to the encoding stage.
-        sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () => plan.output.open({
+        sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () => callHook(plan.output, 'open', 'output', () => plan.output.open({
           path: out,
           width: plan.frame.width,
           height: plan.frame.height,
@@ -183,7 +185,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
           repeat: output.repeat,
           audio: plan.audio,
           signal,
-        }))
+        })))
         const captures = createCaptures(plan, out)
         // Fetching is ~5 % of a render, compositing+encoding ~90 %, the encoder's tail the rest.
         const loop = plan.output.takes === 'audio'
@@ -196,7 +198,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
               }),
             )
         report?.({ stage: 'encoding', progress: 0.95, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
-        const written = await sink.close()
+        const written = await callHook(plan.output, 'close', 'output', () => sink!.close())
         const stills = await captures.write()
         return {
           path: written.path,
@@ -230,7 +232,7 @@ function defaultGenerator(registry: Registry): ImageGenerator {
   return async (request, ctx) => {
     const provider = registry.list('provider').find((p) => p.models.includes(request.model))
     if (!provider) throw new RenderError('E_PLUGIN_NOT_FOUND', `${ctx.path}: no image provider serves model "${request.model}"; providers: ${registry.names('provider').join(', ') || '(none)'}`, { path: ctx.path })
-    const image = await provider.generate(request, { signal: ctx.signal })
+    const image = await callHook(provider, 'generate', ctx.path, () => provider.generate(request, { signal: ctx.signal }))
     const file = join(ctx.tmpDir, `ai-${randomUUID()}.${image.mime === 'image/jpeg' ? 'jpg' : image.mime === 'image/webp' ? 'webp' : 'png'}`)
     await writeFile(file, image.data)
     return file

@@ -60,9 +60,12 @@ export function invalidTimeline(all: Issue[]): RenderError {
   return new RenderError('E_TIMELINE_INVALID', `invalid edit (${all.length} issue${all.length === 1 ? '' : 's'}):\n${lines.join('\n')}`, { issues })
 }
 
-/** Wraps anything a plugin throws with the plugin's identity (rollup's logPluginError), keeping RenderErrors' codes. */
+/**
+ * Wraps anything a plugin throws with the plugin's identity (rollup's logPluginError), keeping RenderErrors' codes:
+ * `timeline.tracks[0].clips[2].asset: [asset:video] open: <message>`. The path leads, as in every other error.
+ */
 export function pluginError(kind: string, name: string, hook: string, error: unknown, path?: string): RenderError {
   if (error instanceof RenderError) return error
   const message = error instanceof Error ? error.message : String(error)
-  return new RenderError('E_PLUGIN_FAILED', `[${kind}:${name}] ${hook}: ${message}`, { path, plugin: `${kind}:${name}` }, { cause: error })
+  return new RenderError('E_PLUGIN_FAILED', `${path ? `${path}: ` : ''}[${kind}:${name}] ${hook}: ${message}`, { path, plugin: `${kind}:${name}` }, { cause: error })
 }

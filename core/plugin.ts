@@ -2,6 +2,7 @@ import type { GenericSchema, InferOutput } from 'valibot'
 import type { Gpu, Texture } from './render/gpu.js'
 import type { AudioSource } from './audio/types.js'
 import type { FontBook } from './fonts.js'
+import type { LAYER_STATE } from './render/layer-state.js'
 
 /** Pixel dimensions. */
 export interface Size { width: number; height: number }
@@ -94,28 +95,9 @@ export interface AssetPlugin<S extends GenericSchema = GenericSchema> extends Ba
 /**
  * The animatable state of one layer on one frame, before layout. Offsets are fractions of the frame,
  * x right-positive and y DOWN-positive (the seed's convention); `zoom` scales about the layer's centre.
+ * Its fields and their neutral values are listed once, in `LAYER_STATE` (render/layer-state.ts).
  */
-export interface LayerState {
-  opacity: number
-  offsetX: number
-  offsetY: number
-  scale: number
-  zoom: number
-  rotate: number
-  skewX: number
-  skewY: number
-  /** Visible window of the layer in its own 0..1 coordinates (reveal masks). */
-  clipLeft: number
-  clipRight: number
-  clipTop: number
-  clipBottom: number
-  /** Soft-edged horizontal wipe: 0 off, 1 uncovering from the left, -1 from the right. */
-  wipeFrom: number
-  /** How far the wipe's edge has travelled across the layer (0..1 + softness). */
-  wipePosition: number
-  /** Width of the wipe's soft edge, in layer widths. */
-  wipeSoftness: number
-}
+export type LayerState = { -readonly [K in keyof typeof LAYER_STATE]: number }
 
 /** The hot half of a transition or effect. */
 export interface CompiledMotion {

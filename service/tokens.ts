@@ -1,4 +1,4 @@
-/** DI tokens (symbols) for the service's composition root; only `adapters/` uses them. */
+/** DI tokens (symbols): services name theirs in `@inject`, and the composition root (compose.ts) registers each. */
 export const TOKENS = {
   Config: Symbol('Config'),
   Db: Symbol('Db'),
@@ -18,4 +18,12 @@ export const TOKENS = {
   Sender: Symbol('Sender'),
   Idempotency: Symbol('Idempotency'),
   Images: Symbol('Images'),
+  /** Image vendor providers (`ProviderPlugin[]`). */
+  Providers: Symbol('Providers'),
+  /** The per-key, per-model image rate limiter. */
+  Limiter: Symbol('Limiter'),
+  /** The in-process renderer, before any isolation (`Renderer` is what jobs use). */
+  LocalRenderer: Symbol('LocalRenderer'),
+  /** How renders make AI images (through `Images`, so they are held, charged and stored). */
+  ImageGenerator: Symbol('ImageGenerator'),
 } as const

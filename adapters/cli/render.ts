@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRenderer, renderSegmented } from '../../index.js'
-import { crashSite, describeCrashSite, RenderError } from '../../core/index.js'
+import { crashSite, describeCrashSite, RenderError, type Edit } from '../../core/index.js'
 import { createProgressPrinter } from './progress.js'
 
 const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments N] [--quiet] [--debug]
@@ -22,7 +22,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
     return values.help ? 0 : 64
   }
   const file = resolve(positionals[0]!)
-  let edit: unknown
+  let edit: Edit
   try {
     edit = JSON.parse(await readFile(file, 'utf8'))
   } catch (e) {

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http'
 import { createReadStream } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
-import { familyKey, probe, RenderError, splitWeightName, type Warning } from '../../core/index.js'
+import { familyKey, probe, RenderError, splitWeightName, type Edit, type Warning } from '../../core/index.js'
 import { createRenderer } from '../../index.js'
 import { expectedDuration } from './expected.js'
 import { fontFor, previewOutput, rewriteSources, unwrap, type Replacement, type ServeStandIn } from './rewrite.js'
@@ -98,7 +98,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
       result.expected = await expectedDuration(valid)
       result.fps = Number((valid.output as { fps?: number }).fps ?? 25)
       const out = join(outDir, `${basename(file, '.json')}.${String((valid.output as { format?: string }).format ?? 'mp4')}`)
-      const render = await renderer.render(offline, { out })
+      const render = await renderer.render(offline as Edit, { out })
       result.rendered = true
       result.output = render.path
       result.warnings = render.warnings.map((w) => ({ ...w, cause: causeOf(w, replaced) }))

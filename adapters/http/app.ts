@@ -76,13 +76,13 @@ export function createApp(deps: AppDeps): H3 {
   routes.push({
     method: 'get',
     path: '/v1/openapi.json',
-    auth: false,
+    auth: 'none',
     summary: 'This document',
     responses: { 200: { description: 'OpenAPI 3.1' } },
     handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: publicBaseUrl(deps.config) })),
   })
   routes.push(...opsRoutes({ db: deps.db, worker: deps.worker, isShuttingDown: () => deps.queue.stopping }))
-  register(app, routes, (handler) => idempotent(handler, { idempotency: deps.idempotency, keys: deps.keys, bodyLimit }))
+  register(app, routes, { keys: deps.keys, wrapPost: (handler) => idempotent(handler, { idempotency: deps.idempotency, bodyLimit }) })
   mountDashboard(app)
   return app
 }

@@ -11,6 +11,8 @@ export async function authenticate(event: H3Event, keys: KeyStore): Promise<Prin
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
   if (!match) {
     const hint = event.req.headers.has('x-api-key') ? ' (the x-api-key header is not accepted; send Authorization: Bearer <key>)' : ''
+    // A header in another form (`Basic …`, a bare `Bearer`) is there, just wrong: "missing" would mislead.
+    if (header.trim()) throw new ServiceError('E_UNAUTHORIZED', `the Authorization header must be Bearer <key>${hint}`)
     throw new ServiceError('E_UNAUTHORIZED', `missing Authorization: Bearer <key>${hint}`)
   }
   const principal = await keys.verify(match[1]!)
@@ -18,8 +20,17 @@ export async function authenticate(event: H3Event, keys: KeyStore): Promise<Prin
   return principal
 }
 
+/**
+ * What a route's spec declares beyond a valid key (see `RouteAccess`): an admin key, a live key. Admin is
+ * checked first, so a non-admin sandbox key hears that it is not an admin.
+ */
+export function authorize(principal: Principal, access: { auth: 'key' | 'admin'; live?: string }): void {
+  if (access.auth === 'admin') requireAdmin(principal)
+  if (access.live !== undefined) requireLive(principal, access.live)
+}
+
 /** Admin-only routes. */
-export function requireAdmin(principal: Principal): void {
+function requireAdmin(principal: Principal): void {
   if (!principal.admin) throw new ServiceError('E_FORBIDDEN', 'this route needs an admin key (reelforge keys create --admin)')
 }
 
@@ -27,6 +38,6 @@ export function requireAdmin(principal: Principal): void {
  * Account settings and money are for live keys only: a sandbox key is a sandbox — it sees and acts on sandbox
  * work and changes nothing that live work depends on (webhook, signing secret, threshold, deposits, keys).
  */
-export function requireLive(principal: Principal, what: string): void {
+function requireLive(principal: Principal, what: string): void {
   if (principal.sandbox) throw new ServiceError('E_FORBIDDEN', `sandbox keys cannot ${what}; use a live key of this account`)
 }

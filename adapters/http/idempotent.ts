@@ -3,22 +3,25 @@ import type { H3Event } from 'h3'
 import { RenderError } from '../../core/index.js'
 import { ServiceError } from '../../service/errors.js'
 import type { Idempotency } from '../../service/accounts/idempotency.js'
-import type { KeyStore } from '../../service/accounts/keys.js'
-import { authenticate } from './auth.js'
+import type { Principal } from '../../service/accounts/keys.js'
 import { rawBody, readJson } from './body.js'
 import { STATUS } from './errors.js'
 
-/** Wraps a POST handler with `Idempotency-Key` handling (see `Idempotency`). Without the header it just runs. */
-export function idempotent(handler: (event: H3Event) => unknown, deps: { idempotency: Idempotency; keys: KeyStore; bodyLimit: number }) {
-  return async (event: H3Event) => {
+/**
+ * Wraps a keyed POST handler with `Idempotency-Key` handling (see `Idempotency`). Without the header it just
+ * runs. `register` has authenticated the caller: answers are stored per account, so it needs the principal.
+ */
+export function idempotent(handler: (event: H3Event, principal: Principal) => unknown, deps: { idempotency: Idempotency; bodyLimit: number }) {
+  return async (event: H3Event, principal: Principal) => {
     const key = event.req.headers.get('idempotency-key')
-    if (!key) return handler(event)
+    if (!key) return handler(event, principal)
     if (key.length > 255) throw new ServiceError('E_VALIDATION', 'Idempotency-Key must be at most 255 characters')
-    const principal = await authenticate(event, deps.keys)
     // Sandbox keys keep their own key space: replaying a live key's answer (a new signing secret, a live job)
     // would hand a sandbox key what the routes refuse it.
     const scope = principal.sandbox ? `${principal.accountId}/sandbox` : principal.accountId
-    await readJson(event, deps.bodyLimit)
+    // Optional: bodiless POSTs (rotate the secret, replay a delivery) take a key too; a route that needs a
+    // body still refuses an empty one when its handler reads it.
+    await readJson(event, deps.bodyLimit, { optional: true })
     const fingerprint = createHash('sha256').update(`${event.req.method} ${new URL(event.req.url).pathname}\n`).update(rawBody(event)).digest('hex')
     const state = await deps.idempotency.begin(scope, key, fingerprint)
     if (state.kind === 'mismatch') throw new ServiceError('E_IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request body')
@@ -28,7 +31,7 @@ export function idempotent(handler: (event: H3Event) => unknown, deps: { idempot
       return new Response(JSON.stringify(state.response), { status: state.status, headers })
     }
     try {
-      const result = await handler(event)
+      const result = await handler(event, principal)
       await deps.idempotency.finish(scope, key, event.res.status ?? 200, result)
       return result
     } catch (e) {

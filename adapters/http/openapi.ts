@@ -1,7 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import type { GenericSchema } from 'valibot'
 import { SHOTSTACK_ASSET_SCHEMAS } from '../../core/index.js'
-import type { RouteSpec } from './route.js'
+import type { ResponseSpec, RouteSpec } from './route.js'
+import { ErrorBodySchema } from './schemas.js'
 
 const json = (schema: GenericSchema) => toJsonSchema(schema as never, { errorMode: 'ignore' }) as Record<string, unknown>
 
@@ -19,11 +20,11 @@ export function openApiDocument(routes: readonly RouteSpec[], info: { version: s
     paths[path]![r.method] = {
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
-      ...(r.auth === false ? { security: [] } : {}),
+      ...(r.auth === 'none' ? { security: [] } : {}),
       ...(params.length || query.length ? { parameters: [...params, ...query] } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: withAssets(json(r.body)) } } } } : {}),
       responses: Object.fromEntries(
-        Object.entries(r.responses).map(([status, spec]) => [
+        Object.entries({ ...r.responses, ...accessResponses(r) }).map(([status, spec]) => [
           status,
           { description: spec.description, ...(spec.schema ? { content: { 'application/json': { schema: json(spec.schema) } } } : spec.content ? { content: { [spec.content]: { schema: { type: 'string', format: 'binary' } } } } : {}) },
         ]),
@@ -43,6 +44,13 @@ export function openApiDocument(routes: readonly RouteSpec[], info: { version: s
     },
     paths,
   }
+}
+
+/** The refusals `register` enforces from the same fields: 401 behind a key, 403 for admin or live-only. */
+function accessResponses(r: RouteSpec): Record<number, ResponseSpec> {
+  if (r.auth === 'none') return {}
+  const error = { description: 'error', schema: ErrorBodySchema }
+  return r.auth === 'admin' || r.live !== undefined ? { 401: error, 403: error } : { 401: error }
 }
 
 /** Points every clip `asset` of an edit schema at the `Asset` union. */

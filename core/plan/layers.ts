@@ -1,9 +1,9 @@
-import type { CompiledMotion, PreparedAsset, Size } from '../plugin.js'
+import type { CompiledMotion, FilterPlugin, PreparedAsset, Size } from '../plugin.js'
 import type { Registry } from '../registry.js'
 import type { Gpu } from '../render/gpu.js'
 import type { ValidEdit } from '../schema/validate.js'
 import { splitSpeed, type Position } from '../schema/names.js'
-import { pluginError } from '../errors.js'
+import { callHook, type PluginId } from '../plugin-driver.js'
 import { compileTrack, isAnimated, type Track } from './tween.js'
 import { layerWindow, type CropFractions } from './window.js'
 
@@ -42,13 +42,21 @@ export interface LayerPlan {
   rotate: Track
   skewX: Track
   skewY: Track
-  transitionIn?: { motion: CompiledMotion; duration: number }
-  transitionOut?: { motion: CompiledMotion; duration: number }
-  effect?: CompiledMotion
+  transitionIn?: LayerMotion & { duration: number }
+  transitionOut?: LayerMotion & { duration: number }
+  effect?: LayerMotion
   /** Index into the plan's filter list, or -1. */
   filter: number
   /** False when every frame of the clip looks the same (static asset, no motion). */
   animated: boolean
+}
+
+/** A compiled transition or effect, with the plugin that made it and the clip path it serves (for its errors). */
+export interface LayerMotion {
+  motion: CompiledMotion
+  plugin: PluginId
+  /** `timeline.tracks[0].clips[2].effect`, `….transition.in` */
+  path: string
 }
 
 export interface LayerContext {
@@ -58,7 +66,8 @@ export interface LayerContext {
   fps: number
   /** 'down' = the seed's convention (+y moves down); 'up' = Shotstack's (+y moves up). */
   yAxis: 'down' | 'up'
-  filters: string[]
+  /** Distinct filter shaders, each with the plugin and the first clip that uses it (for compile errors). */
+  filters: { glsl: string; plugin: FilterPlugin; path: string }[]
 }
 
 /** Builds one clip's layer: fit, window, tracks, and compiled motion. Cold. */
@@ -69,7 +78,7 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
   const cropped = { width: asset.size.width * (1 - (crop?.left ?? 0) - (crop?.right ?? 0)), height: asset.size.height * (1 - (crop?.top ?? 0) - (crop?.bottom ?? 0)) }
   const box = clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined
   const fit = registry.get('fit', clip.fit ?? asset.defaultFit ?? 'crop', `${at.path}.fit`)
-  const fittedAsset = fit.fit(cropped, box ?? frame)
+  const fittedAsset = callHook(fit, 'fit', `${at.path}.fit`, () => fit.fit(cropped, box ?? frame))
   const flip = clip.transform?.flip
   const { quad, uv } = layerWindow(fittedAsset, box, crop, !!flip?.horizontal, !!flip?.vertical)
   const ySign = ctx.yAxis === 'up' ? -1 : 1
@@ -103,16 +112,14 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
   if (effect) {
     const { base, speed } = splitSpeed(effect)
     const plugin = registry.find('effect', effect) ?? registry.get('effect', base, `${at.path}.effect`)
-    try {
-      layer.effect = plugin.compile({ speed: speed === 'VeryFast' ? 'Fast' : speed, length: at.length, fitted: layer.fitted, frame })
-    } catch (e) {
-      throw pluginError('effect', plugin.name, 'compile', e, `${at.path}.effect`)
-    }
+    const path = `${at.path}.effect`
+    const motion = callHook(plugin, 'compile', path, () => plugin.compile({ speed: speed === 'VeryFast' ? 'Fast' : speed, length: at.length, fitted: layer.fitted, frame }))
+    layer.effect = { motion, plugin, path }
   }
   if (clip.filter && clip.filter !== 'none') {
     const plugin = registry.get('filter', clip.filter, `${at.path}.filter`)
-    let index = ctx.filters.indexOf(plugin.glsl)
-    if (index < 0) index = ctx.filters.push(plugin.glsl) - 1
+    let index = ctx.filters.findIndex((f) => f.glsl === plugin.glsl)
+    if (index < 0) index = ctx.filters.push({ glsl: plugin.glsl, plugin, path: `${at.path}.filter` }) - 1
     layer.filter = index
   }
   const tweened = [clip.opacity, clip.offset?.x, clip.offset?.y, clip.scale, clip.transform?.rotate?.angle, clip.transform?.skew?.x, clip.transform?.skew?.y].some(isAnimated)
@@ -133,9 +140,5 @@ function transition(name: string | undefined, direction: 'in' | 'out', at: { pat
   const plugin = ctx.registry.find('transition', name) ?? ctx.registry.get('transition', base, path)
   const exact = plugin.name === name
   const duration = Math.min(at.length, exact ? plugin.durations[''] : plugin.durations[speed || ''] ?? plugin.durations[''])
-  try {
-    return { motion: plugin.compile({ direction, duration, gpu: ctx.gpu }), duration }
-  } catch (e) {
-    throw pluginError('transition', plugin.name, 'compile', e, path)
-  }
+  return { motion: callHook(plugin, 'compile', path, () => plugin.compile({ direction, duration, gpu: ctx.gpu })), plugin, path, duration }
 }

@@ -1,4 +1,5 @@
 import { RenderError } from '../errors.js'
+import { callHook } from '../plugin-driver.js'
 import type { Registry } from '../registry.js'
 
 export interface LoadOptions {
@@ -17,13 +18,16 @@ export interface LoadOptions {
 export function createLoad(registry: Registry, opts: LoadOptions, signal: AbortSignal) {
   const loaders = registry.list('loader').sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0))
   const seen = new Map<string, Promise<string>>()
+  // Shared by every clip naming `src`, so the hooks' errors name no clip: the catch below adds each caller's path.
+  const fetchSource = async (src: string): Promise<string> => {
+    const loader = loaders.find((l) => callHook(l, 'test', undefined, () => l.test(src)))
+    if (!loader) throw new RenderError('E_ASSET_UNREADABLE', `no loader accepts this source; loaders: ${loaders.map((l) => l.name).join(', ') || '(none)'}`)
+    return callHook(loader, 'load', undefined, () => loader.load(src, { signal, cacheDir: opts.cacheDir, baseDir: opts.baseDir, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }))
+  }
   return (src: string, path: string): Promise<string> => {
     let pending = seen.get(src)
     if (!pending) {
-      const loader = loaders.find((l) => l.test(src))
-      pending = loader
-        ? loader.load(src, { signal, cacheDir: opts.cacheDir, baseDir: opts.baseDir, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs })
-        : Promise.reject(new RenderError('E_ASSET_UNREADABLE', `no loader accepts this source; loaders: ${loaders.map((l) => l.name).join(', ') || '(none)'}`))
+      pending = fetchSource(src)
       seen.set(src, pending)
     }
     return pending.catch((e: unknown) => {

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pluginError, RenderError, type Warning } from '../errors.js'
+import { RenderError, type Warning } from '../errors.js'
+import { callHook, codeError } from '../plugin-driver.js'
 import type { FontBook } from '../fonts.js'
 import { buildAudioMix, type Placement } from '../audio/graph.js'
 import { probe } from '../ffmpeg/probe.js'
@@ -15,7 +16,7 @@ import type { Format } from '../schema/output.js'
 import type { ValidEdit } from '../schema/validate.js'
 import { parseColor } from './color.js'
 import { loadTimelineFonts } from './fonts.js'
-import { buildLayer, type LayerPlan } from './layers.js'
+import { buildLayer, type LayerContext, type LayerPlan } from './layers.js'
 import { createLoad, type LoadOptions } from './load.js'
 import { fpsRational, outputFps, outputSize, sizeFor } from './output-size.js'
 import { resolveTiming } from './timing.js'
@@ -101,30 +102,28 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     await forEachLimited(clips, ctx.concurrency, async ({ clip, path }, i) => {
       const plugin = registry.get('asset', clip.asset.type, `${path}.asset.type`)
       const src = typeof clip.asset.src === 'string' && !clip.asset.src.trimStart().startsWith('<') ? clip.asset.src : undefined
-      try {
-        // Whatever the plugin starts here (downloads, probes) reports an uncaught failure as this clip's.
-        prepared[i] = await atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () => plugin.prepare(clip.asset, {
-          path,
-          frame: { ...frame, fps },
-          box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
-          signal,
-          load: (src) => load(src, `${path}.asset`),
-          warn: (message) => warnings.push({ path: `${path}.asset`, message }),
-          fonts,
-          tmpDir,
-          yAxis: ctx.yAxis,
-          generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
-          alias: (name) => {
-            const target = aliases.get(name)
-            if (!target) return undefined
-            // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
-            const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
-            return { asset: target.asset, offset }
-          },
-        }))
-      } catch (e) {
-        throw pluginError('asset', plugin.name, 'prepare', e, `${path}.asset`)
-      }
+      // Whatever the plugin starts here (downloads, probes) reports an uncaught failure as this clip's.
+      prepared[i] = await atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () =>
+        callHook(plugin, 'prepare', `${path}.asset`, () => plugin.prepare(clip.asset, {
+            path,
+            frame: { ...frame, fps },
+            box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
+            signal,
+            load: (src) => load(src, `${path}.asset`),
+            warn: (message) => warnings.push({ path: `${path}.asset`, message }),
+            fonts,
+            tmpDir,
+            yAxis: ctx.yAxis,
+            generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
+            alias: (name) => {
+              const target = aliases.get(name)
+              if (!target) return undefined
+              // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
+              const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
+              return { asset: target.asset, offset }
+            },
+          })),
+      )
     })
 
     // 4. Timing.
@@ -158,7 +157,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     gpu = createGpu(await createGLContext(frame.width, frame.height), frame)
 
     // 7. Layers.
-    const filters: string[] = []
+    const filters: LayerContext['filters'] = []
     const layers: LayerPlan[] = []
     const trackCount = edit.timeline.tracks.length
     clips.forEach(({ clip, t, c, path }, i) => {
@@ -175,7 +174,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     }
 
     // 8. Painter (one program per distinct filter).
-    painter = createPainter(gpu, parseColor(edit.timeline.background ?? '#000000'), filters)
+    painter = createPainter(gpu, parseColor(edit.timeline.background ?? '#000000'), filters.map((f) => f.glsl), (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e))
 
     return { edit, warnings, frame, scaleTo, fps, fpsRational: fpsRational(fps), timelineDuration, firstFrame, frames, duration, format, output: outputPlugin, layers, sounds, audio, gpu, painter, tmpDir, dispose }
   } catch (e) {

@@ -1,9 +1,11 @@
 import { RenderError } from '../errors.js'
-import type { FrameSink } from '../plugin.js'
+import type { FrameSink, FrameSource, LayerState } from '../plugin.js'
+import { hookError } from '../plugin-driver.js'
 import type { RenderPlan } from '../plan/plan.js'
-import type { LayerPlan } from '../plan/layers.js'
+import type { LayerMotion, LayerPlan } from '../plan/layers.js'
 import type { Affine } from './affine.js'
 import { FramePool } from './frame-pool.js'
+import { KEY_FIELDS, resetState, sameKey, writeKey } from './layer-state.js'
 import { layerMatrix, neutralState } from './layout.js'
 import type { DrawCall } from './painter.js'
 import { Scheduler } from './scheduler.js'
@@ -27,8 +29,6 @@ export interface LoopOptions {
   onFrame?: (frame: number, rgba: Uint8Array) => void
 }
 
-const KEY_FIELDS = 15
-
 /**
  * The hot loop: for each frame, evaluate every visible layer's state, draw, read back, hand to the sink.
  * Compositing of frame N+1 overlaps ffmpeg encoding frame N (a small pool of buffers in flight). A frame
@@ -51,7 +51,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
     const entry = live.find((l) => l.layer.role === 'luma' && layer.lumas.includes(l.layer))
     if (!entry) return undefined
     const local = t - entry.layer.start
-    const pending = entry.source.frame(local)
+    const pending = frameOf(entry.layer, entry.source, local)
     const texture = pending instanceof Promise ? await pending : pending
     if (!texture) return undefined
     evaluate(entry.layer, local, lumaState)
@@ -87,25 +87,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
         const layer = live[j]!.layer
         evaluate(layer, t - layer.start, state)
         const k = j * KEY_FIELDS
-        key[k] = layer.id
-        key[k + 1] = state.opacity
-        key[k + 2] = state.offsetX
-        key[k + 3] = state.offsetY
-        key[k + 4] = state.scale
-        key[k + 5] = state.zoom
-        key[k + 6] = state.rotate
-        key[k + 7] = state.skewX
-        key[k + 8] = state.skewY
-        key[k + 9] = state.clipLeft
-        key[k + 10] = state.clipRight
-        key[k + 11] = state.clipTop
-        key[k + 12] = state.clipBottom
-        key[k + 13] = state.wipeFrom
-        key[k + 14] = state.wipePosition
+        writeKey(key, k, layer.id, state)
         if (reusable) {
           // A GLSL transition changes the frame without changing the layer's state.
-          if (layer.asset.static !== true || glslTransition(layer, t - layer.start)) reusable = false
-          else for (let f = k; f < k + KEY_FIELDS; f++) if (key[f] !== prevKey[f]) reusable = false
+          if (layer.asset.static !== true || glslTransition(layer, t - layer.start) || !sameKey(key, prevKey, k)) reusable = false
         }
       }
 
@@ -120,7 +105,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
           const local = t - layer.start
           evaluate(layer, local, state)
           if (state.opacity <= 0 || state.clipRight <= state.clipLeft || state.clipBottom <= state.clipTop) continue
-          const pending = source.frame(local)
+          const pending = frameOf(layer, source, local)
           const texture = pending instanceof Promise ? await pending : pending
           if (!texture) continue // e.g. a video that ended before its clip: nothing to draw
           // A whole-frame (GLSL) transition needs the frame without the layer, then with it.
@@ -143,8 +128,13 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
           painter.draw(call)
           if (blend && without) {
             const withLayer = painter.snapshot(1)
-            if (blend.direction === 'in') blend.motion.blend!(without, withLayer, blend.progress)
-            else blend.motion.blend!(withLayer, without, blend.progress)
+            const { motion, plugin, path } = blend.transition
+            try {
+              if (blend.direction === 'in') motion.blend!(without, withLayer, blend.progress)
+              else motion.blend!(withLayer, without, blend.progress)
+            } catch (e) {
+              throw hookError(plugin, 'blend', path, e)
+            }
             painter.reset()
           }
         }
@@ -160,7 +150,13 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
 
       // 3. Hand it to the encoder without waiting for it to finish; the pool bounds what is in flight.
       await pool.room(buffers)
-      pool.track(buffer, Promise.resolve(sink.write(buffer))).catch((e) => (writeError ??= e))
+      let written: void | Promise<void>
+      try {
+        written = sink.write(buffer)
+      } catch (e) {
+        throw hookError(plan.output, 'write', 'output', e)
+      }
+      pool.track(buffer, Promise.resolve(written)).catch((e) => (writeError ??= hookError(plan.output, 'write', 'output', e)))
 
       const now = performance.now()
       if (opts.onProgress && (now - reported > 250 || n === frames - 1)) {
@@ -182,7 +178,9 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
  * A layer's state at clip-local time `t`: its tracks, then the effect (whole clip), then the in and out
  * transitions. HOT: no allocation.
  */
-export function evaluate(layer: LayerPlan, t: number, s: ReturnType<typeof neutralState>): void {
+export function evaluate(layer: LayerPlan, t: number, s: LayerState): void {
+  // Everything back to neutral first, so a field no track drives starts every frame from its default.
+  resetState(s)
   s.opacity = layer.opacity(t)
   s.offsetX = layer.offsetX(t)
   s.offsetY = layer.offsetY(t)
@@ -190,28 +188,44 @@ export function evaluate(layer: LayerPlan, t: number, s: ReturnType<typeof neutr
   s.rotate = layer.rotate(t)
   s.skewX = layer.skewX(t)
   s.skewY = layer.skewY(t)
-  s.zoom = 1
-  s.clipLeft = 0
-  s.clipTop = 0
-  s.clipRight = 1
-  s.clipBottom = 1
-  s.wipeFrom = 0
-  s.wipePosition = 0
-  s.wipeSoftness = 0
-  if (layer.effect) layer.effect.apply(s, clamp01(t / layer.length))
+  if (layer.effect) apply(layer.effect, s, clamp01(t / layer.length))
   const tin = layer.transitionIn
-  if (tin && t < tin.duration) tin.motion.apply(s, clamp01(t / tin.duration))
+  if (tin && t < tin.duration) apply(tin, s, clamp01(t / tin.duration))
   const tout = layer.transitionOut
-  if (tout && t > layer.length - tout.duration) tout.motion.apply(s, clamp01((t - (layer.length - tout.duration)) / tout.duration))
+  if (tout && t > layer.length - tout.duration) apply(tout, s, clamp01((t - (layer.length - tout.duration)) / tout.duration))
 }
+
+/** HOT: a transition's or effect's `apply`; what it throws names the plugin and the clip. */
+function apply(m: LayerMotion, s: LayerState, progress: number): void {
+  try {
+    m.motion.apply(s, progress)
+  } catch (e) {
+    throw hookError(m.plugin, 'apply', m.path, e)
+  }
+}
+
+/** HOT: the texture a live layer's source shows at clip-local `t`; what its `frame` throws or rejects with names the clip. */
+function frameOf(layer: LayerPlan, source: FrameSource, t: number): ReturnType<FrameSource['frame']> {
+  try {
+    const pending = source.frame(t)
+    if (!(pending instanceof Promise)) return pending
+    return pending.catch((e: unknown) => {
+      throw frameError(layer, e)
+    })
+  } catch (e) {
+    throw frameError(layer, e)
+  }
+}
+
+const frameError = (layer: LayerPlan, e: unknown) => hookError({ kind: 'asset', name: layer.type }, 'frame', `${layer.path}.asset`, e)
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x)
 
 /** The GLSL transition running on `layer` at local time `t`, with its progress, if any. */
 function glslTransition(layer: LayerPlan, t: number) {
   const tin = layer.transitionIn
-  if (tin?.motion.blend && t < tin.duration) return { motion: tin.motion, direction: 'in' as const, progress: clamp01(t / tin.duration) }
+  if (tin?.motion.blend && t < tin.duration) return { transition: tin, direction: 'in' as const, progress: clamp01(t / tin.duration) }
   const tout = layer.transitionOut
-  if (tout?.motion.blend && t > layer.length - tout.duration) return { motion: tout.motion, direction: 'out' as const, progress: clamp01((t - (layer.length - tout.duration)) / tout.duration) }
+  if (tout?.motion.blend && t > layer.length - tout.duration) return { transition: tout, direction: 'out' as const, progress: clamp01((t - (layer.length - tout.duration)) / tout.duration) }
   return undefined
 }

@@ -1,6 +1,7 @@
 import type { LayerState, Size } from '../plugin.js'
 import type { Position } from '../schema/names.js'
 import { about, multiply, type Affine } from './affine.js'
+import { LAYER_STATE } from './layer-state.js'
 
 /** Where a position puts the layer: 0 = flush left/top, 0.5 = centred, 1 = flush right/bottom. */
 const ANCHORS: Record<Position, [number, number]> = {
@@ -14,7 +15,7 @@ export const anchorOf = (position: Position): [number, number] => ANCHORS[positi
 
 /** A fresh state with nothing applied. */
 export function neutralState(): LayerState {
-  return { opacity: 1, offsetX: 0, offsetY: 0, scale: 1, zoom: 1, rotate: 0, skewX: 0, skewY: 0, clipLeft: 0, clipRight: 1, clipTop: 0, clipBottom: 1, wipeFrom: 0, wipePosition: 0, wipeSoftness: 0 }
+  return { ...LAYER_STATE }
 }
 
 /**

@@ -102,8 +102,14 @@ export interface Painter {
 /**
  * @param background premultiplied RGBA 0..1 the frame is cleared to.
  * @param filters GLSL bodies of `vec4 look(vec4 c)`; each becomes its own program, compiled once here.
+ * @param filterError maps a filter's compile failure (by index) to the error thrown: the plan names its plugin.
  */
-export function createPainter(gpu: Gpu, background: [number, number, number, number], filters: readonly string[] = []): Painter {
+export function createPainter(
+  gpu: Gpu,
+  background: [number, number, number, number],
+  filters: readonly string[] = [],
+  filterError: (index: number, error: unknown) => unknown = (_, e) => e,
+): Painter {
   const { gl, frame } = gpu
   const sources = ['return c;', ...filters]
   const programs = new Map<string, ReturnType<typeof compile>>()
@@ -123,7 +129,13 @@ export function createPainter(gpu: Gpu, background: [number, number, number, num
     if (!p) programs.set(key, (p = compile(sources[filter + 1]!, { masked, wiped, onClear: onClear ? background : undefined })))
     return p
   }
-  sources.forEach((_, i) => programFor(i - 1, false, false, false))
+  sources.forEach((_, i) => {
+    try {
+      programFor(i - 1, false, false, false)
+    } catch (e) {
+      throw i === 0 ? e : filterError(i - 1, e)
+    }
+  })
   /** Sampling filter last set on each texture (they are created LINEAR). */
   const sampling = new WeakMap<Texture, number>()
 

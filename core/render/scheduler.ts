@@ -1,4 +1,4 @@
-import { pluginError } from '../errors.js'
+import { callHook, hookError } from '../plugin-driver.js'
 import type { FrameSource } from '../plugin.js'
 import type { LayerPlan } from '../plan/layers.js'
 import { atCrashSite } from './crash-site.js'
@@ -39,8 +39,12 @@ export class Scheduler {
     // Close what has ended.
     for (const [layer, source] of this.open) {
       if (layer.endFrame <= i) {
-        source.close()
-        this.open.delete(layer)
+        this.open.delete(layer) // first: a close that throws is not tried again when the render ends
+        try {
+          source.close()
+        } catch (e) {
+          throw hookError({ kind: 'asset', name: layer.type }, 'close', `${layer.path}.asset`, e)
+        }
       }
     }
     let changed = false
@@ -66,12 +70,11 @@ export class Scheduler {
   }
 
   private async start(layer: LayerPlan, from: number): Promise<FrameSource> {
-    try {
-      // A decoder's process and socket events report an uncaught failure as this clip's.
-      return await atCrashSite({ stage: 'rendering', path: `${layer.path}.asset`, plugin: `asset:${layer.type} open` }, () => layer.asset.open!(this.gpu, layer.need, from))
-    } catch (e) {
-      throw pluginError('asset', layer.type, 'open', e, `${layer.path}.asset`)
-    }
+    const asset = { kind: 'asset', name: layer.type }
+    // A decoder's process and socket events report an uncaught failure as this clip's.
+    return atCrashSite({ stage: 'rendering', path: `${layer.path}.asset`, plugin: `asset:${layer.type} open` }, () =>
+      callHook(asset, 'open', `${layer.path}.asset`, () => layer.asset.open!(this.gpu, layer.need, from)),
+    )
   }
 
   /** Closes every open source (end of render, or failure). */

@@ -41,4 +41,9 @@ export const EditSchema = v.object({
   instance: v.optional(v.picklist(['s1', 's2', 'a1'])),
 })
 export type EditInput = v.InferInput<typeof EditSchema>
+/**
+ * An edit as you write it (Shotstack's Edit): what `renderer.render()` takes, so an edit literal type-checks.
+ * Edits read from JSON are `any` and are checked at run time instead (`renderer.validate`).
+ */
+export type Edit = EditInput
 export type EditOutput = v.InferOutput<typeof EditSchema>

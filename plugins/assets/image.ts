@@ -45,7 +45,9 @@ async function readSize(path: string, clip: string): Promise<Size> {
   try {
     info = await imageSizeFromFile(path)
   } catch (e) {
-    throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: not a readable image (${(e as Error).message})`, { path: `${clip}.asset.src` })
+    // image-size words a format it cannot recognise as "unsupported file type: undefined".
+    const why = /^unsupported file type/.test((e as Error).message) ? 'not a format of image this service reads' : (e as Error).message
+    throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: not a readable image (${why})`, { path: `${clip}.asset.src` })
   }
   if (!info.width || !info.height) throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: image has no size`, { path: `${clip}.asset.src` })
   if (info.width * info.height > MAX_PIXELS) {

@@ -1,4 +1,4 @@
-import { defineTransitionPlugin, RenderError, type Gpu, type TransitionPlugin } from '../../core/index.js'
+import { defineTransitionPlugin, type Gpu, type TransitionPlugin } from '../../core/index.js'
 
 export interface GlslTransitionOptions {
   /** Registry name, e.g. `gl:cube`. `…Slow`/`…Fast` variants come for free. */
@@ -48,7 +48,8 @@ void main() { gl_FragColor = transition(vec2(vUv.x, 1.0 - vUv.y)); }`
   try {
     program = gpu.program(VERTEX, fragment)
   } catch (e) {
-    throw new RenderError('E_PLUGIN_FAILED', `[transition:${opts.name}] ${(e as Error).message}`)
+    // The core names this plugin, hook and clip; the GPU is fine, so the compiler's E_GL_UNAVAILABLE must not pass through.
+    throw new Error((e as Error).message, { cause: e })
   }
   const buffer = gl.createBuffer()
   gl.bindBuffer(gl.ARRAY_BUFFER, buffer)

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { Transactions, type Params, type Sql } from './sql.js'
-import { POSTGRES_MIGRATIONS } from './schema-postgres.js'
+import { migrations, POSTGRES } from './schema.js'
 import { redact } from '../redact.js'
 
 /** BIGINT (epoch milliseconds, counts, serials) and NUMERIC as JS numbers, like SQLite returns them. */
@@ -119,8 +119,9 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     await client.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
     const row = (await client.query('SELECT version FROM schema_version')).rows[0] as { version: number } | undefined
     if (!row) await client.query('INSERT INTO schema_version (version) VALUES (0)')
-    for (let version = row?.version ?? 0; version < POSTGRES_MIGRATIONS.length; version++) {
-      await client.query(POSTGRES_MIGRATIONS[version]!)
+    const steps = migrations(POSTGRES)
+    for (let version = row?.version ?? 0; version < steps.length; version++) {
+      await client.query(steps[version]!)
       await client.query('UPDATE schema_version SET version = $1', [version + 1])
     }
     await client.query('COMMIT')

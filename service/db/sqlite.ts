@@ -2,7 +2,7 @@ import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Transactions, type Params, type Sql } from './sql.js'
-import { SQLITE_MIGRATIONS } from './schema-sqlite.js'
+import { migrations, SQLITE } from './schema.js'
 
 /** Requests' transactions committed together at most (bounds how long the first one waits). */
 const MAX_BATCH = 64
@@ -252,9 +252,10 @@ export function openSqlite(path: string): SqliteSql {
   const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined
   let version = row?.version ?? 0
   if (!row) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run()
-  for (; version < SQLITE_MIGRATIONS.length; version++) {
+  const steps = migrations(SQLITE)
+  for (; version < steps.length; version++) {
     db.transaction(() => {
-      db.exec(SQLITE_MIGRATIONS[version]!)
+      db.exec(steps[version]!)
       db.prepare('UPDATE schema_version SET version = ?').run(version + 1)
     })()
   }

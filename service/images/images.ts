@@ -1,9 +1,7 @@
 import { uuidv7 } from '../ids.js'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import * as v from 'valibot'
 import { RenderError, type ImageRequest, type ProviderPlugin } from '../../core/index.js'
-import { toIssues } from '../../core/schema/issues.js'
 import { sandboxProvider } from '../../plugins/index.js'
 import type { ServiceConfig } from '../config.js'
 import { workDir } from '../config.js'
@@ -16,6 +14,7 @@ import type { Pricing } from '../billing/pricing.js'
 import type { RateLimiter } from '../accounts/rate-limit.js'
 import type { ImageRecord } from '../api-types.js'
 import { materialize, type Storage } from '../storage/storage.js'
+import { checkObject, describeIssues } from '../validate.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { Webhooks } from '../webhooks/events.js'
 import { fileUrl } from '../config.js'
@@ -48,10 +47,15 @@ export class ImageService {
 
   /** Parses a request against the seed's model rules (400 naming each field). */
   parse(input: unknown, prefix = ''): ImageRequestInput {
-    const r = v.safeParse(ImageRequestSchema, input)
-    if (r.success) return r.output
-    const issues = toIssues(r.issues, prefix)
-    throw new ServiceError('E_VALIDATION', `invalid image request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues })
+    return this.parseAll([input], () => prefix)[0]!
+  }
+
+  /** A batch's requests: every bad item's issues in one 400 (`requests[i].field`), not only the first's. */
+  parseAll(inputs: unknown[], prefix = (i: number) => `requests[${i}]`): ImageRequestInput[] {
+    const results = inputs.map((input, i) => checkObject(ImageRequestSchema, input, prefix(i)))
+    const issues = results.flatMap((r) => (r.success ? [] : r.issues))
+    if (issues.length) throw new ServiceError('E_VALIDATION', `invalid image request: ${describeIssues(issues)}`, { issues })
+    return results.map((r) => (r as { output: ImageRequestInput }).output)
   }
 
   /** `POST /v1/ai/image`: one image now; a full rate window is 429 with Retry-After. */

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { RenderError, type Compositor, type ImageGenerator, type ImageRequest, type PlannedRender, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { RenderError, type Compositor, type Edit, type ImageGenerator, type ImageRequest, type PlannedRender, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import type { S3Config } from '../config.js'
 
@@ -30,7 +30,7 @@ export const toShape = (e: unknown, fallback: string): ErrorShape => (e instance
 /** The RenderError an `ErrorShape` stands for. */
 export const fromShape = (s: ErrorShape) => new RenderError(s.code as never, s.message, s.data)
 export type ToChild =
-  | { type: 'render'; id: string; edit: unknown; out: string; owner?: unknown; baseDir?: string; planned?: boolean }
+  | { type: 'render'; id: string; edit: Edit; out: string; owner?: unknown; baseDir?: string; planned?: boolean }
   /** The answer to `planned`: go on, or stop with `error`. */
   | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
@@ -79,11 +79,11 @@ export class IsolatedRenderer implements Compositor {
   validate(edit: unknown) {
     return this.local.validate(edit)
   }
-  plan(edit: unknown, opts?: Parameters<Compositor['plan']>[1]) {
+  plan(edit: Edit, opts?: Parameters<Compositor['plan']>[1]) {
     return this.local.plan(edit, opts)
   }
 
-  async render(edit: unknown, opts: RenderOptions): Promise<RenderResult> {
+  async render(edit: Edit, opts: RenderOptions): Promise<RenderResult> {
     opts.signal?.throwIfAborted()
     const worker = this.idle.pop() ?? this.spawn()
     try {
@@ -159,7 +159,7 @@ class Worker {
     })
   }
 
-  async render(edit: unknown, opts: RenderOptions): Promise<RenderResult> {
+  async render(edit: Edit, opts: RenderOptions): Promise<RenderResult> {
     await this.ready
     if (!this.alive) throw new RenderError('E_RENDERER_CRASHED', `the render process could not start: ${this.stderr.trim().split('\n').pop() ?? 'no output'}`)
     const id = `r${nextId++}`

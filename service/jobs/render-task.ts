@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { RenderError, type Compositor, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
+import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
 import type { JobKind, JobStage } from './store.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Storage } from '../storage/storage.js'
@@ -32,11 +32,11 @@ export interface RenderOutcome {
 }
 
 /** The edit a job renders: stitches become edits; sandbox edits get the watermark track on top. */
-export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): object {
-  const edit = task.kind === 'stitch' ? stitchToEdit(task.request as StitchRequest) : structuredClone(task.request as object)
+export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): Edit {
+  // The request was validated when it was submitted; the renderer validates it again before drawing.
+  const edit = (task.kind === 'stitch' ? stitchToEdit(task.request as StitchRequest) : structuredClone(task.request)) as Edit
   if (task.sandbox) {
-    const e = edit as { timeline: { tracks: object[] } }
-    e.timeline.tracks = [{ clips: [WATERMARK] }, ...e.timeline.tracks]
+    edit.timeline.tracks = [{ clips: [WATERMARK] } as Edit['timeline']['tracks'][number], ...edit.timeline.tracks]
   }
   return edit
 }

@@ -231,17 +231,23 @@ export class JobStore {
     return (await this.db.get<{ cancel_requested: number }>('SELECT cancel_requested FROM jobs WHERE id = ?', [id]))?.cancel_requested === 1
   }
 
-  /** An account's jobs, newest first; `before` (a `created_at`) pages back; `sandboxOnly`: sandbox jobs only. */
+  /**
+   * An account's jobs, newest first; `before` (a `created_at`) pages back; `sandboxOnly`: sandbox jobs only.
+   * A page never ends inside a millisecond: the jobs sharing the `limit`-th one's `created_at` all come with
+   * it (so a page may hold a few more than `limit`), else the next page, `created_at < before`, skipped them.
+   */
   async list(accountId: string, opts: { limit: number; status?: JobStatus; before?: string; sandboxOnly?: boolean }): Promise<Job[]> {
     const where = ['account_id = @account']
     if (opts.sandboxOnly) where.push('sandbox = 1')
     if (opts.status) where.push('status = @status')
     if (opts.before) where.push('created_at < @before')
-    const rows = await this.db.all<Row>(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit`, {
+    const filter = where.join(' AND ')
+    const last = `SELECT created_at FROM jobs WHERE ${filter} ORDER BY created_at DESC LIMIT 1 OFFSET @offset`
+    const rows = await this.db.all<Row>(`SELECT * FROM jobs WHERE ${filter} AND created_at >= COALESCE((${last}), '') ORDER BY created_at DESC, rowid DESC`, {
       account: accountId,
       status: opts.status ?? null,
       before: opts.before ?? null,
-      limit: opts.limit,
+      offset: opts.limit - 1,
     })
     return rows.map(fromRow)
   }

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { RenderError, type Compositor } from '../../core/index.js'
+import { RenderError, type Compositor, type Edit } from '../../core/index.js'
 import type { PieceRenderer } from './segments.js'
 import { bullFailure, cancelBullJob, workerOptions } from './bull-queue.js'
 import { materialize, type Storage } from '../storage/storage.js'
@@ -19,7 +19,7 @@ export interface SegmentTask {
   /** Which attempt of the parent queued it (keys stay distinct when a parent is retried). */
   attempt: number
   index: number | 'sound'
-  edit: object
+  edit: Edit
 }
 
 export interface SegmentOutcome {

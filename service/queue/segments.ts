@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RenderError, runFfmpeg, type Compositor, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { RenderError, runFfmpeg, type Compositor, type Edit, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
 
@@ -11,7 +11,7 @@ import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
  * BullMQ back end queues them for workers on other machines (`remotePieces`).
  */
 export type PieceRenderer = (
-  piece: object,
+  piece: Edit,
   opts: { out: string; index: number | 'sound'; signal?: AbortSignal; baseDir?: string; onProgress?: (p: RenderProgress) => void },
 ) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
 
@@ -41,7 +41,7 @@ export interface SegmentedOptions {
  * `local` plans the edit first (validation, smart timing, downloads into the shared cache) to learn the
  * frame count; other formats, and edits too short to split, render in one piece.
  */
-export async function renderSegmented(local: Compositor, edit: unknown, opts: SegmentedOptions): Promise<RenderResult> {
+export async function renderSegmented(local: Compositor, edit: Edit, opts: SegmentedOptions): Promise<RenderResult> {
   const started = performance.now()
   const whole = () => local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, onPlanned: opts.onPlanned, baseDir: opts.baseDir })
   // Only mp4 joins by stream copy; anything else renders in one piece without planning twice.

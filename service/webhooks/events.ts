@@ -31,15 +31,19 @@ const mask = (secret: string) => `${secret.slice(0, 4)}…${secret.slice(-2)} ($
  */
 @injectable()
 export class Webhooks {
+  /** Subscribes to job and wallet events at once: whoever builds one gets it connected. */
   constructor(
     @inject(TOKENS.Db) private readonly db: Db,
     @inject(TOKENS.Outbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-  ) {}
+    @inject(TOKENS.Events) events: JobEvents,
+    @inject(TOKENS.Wallet) wallet: Wallet,
+  ) {
+    this.subscribe(events, wallet)
+  }
 
-  /** Subscribes to job and wallet events. */
-  connect(events: JobEvents, wallet?: Wallet): void {
-    const balance = async (job: Job) => (wallet ? (await wallet.state(job.accountId)).balance : 0)
+  private subscribe(events: JobEvents, wallet: Wallet): void {
+    const balance = async (job: Job) => (await wallet.state(job.accountId)).balance
     const of = (job: Job) => ({ sandbox: job.sandbox })
     events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, job.callback, of(job)))
     events.on('render.processing', (job) => this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, job.callback, of(job)))
@@ -47,7 +51,7 @@ export class Webhooks {
       this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)),
     )
     events.on('render.failed', async (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)))
-    wallet?.listen({
+    wallet.listen({
       deposit: (accountId, amount, bal) => this.emit(accountId, 'wallet.deposit', { amount, balance: bal }),
       lowBalance: (accountId, bal, threshold) => this.emit(accountId, 'wallet.low_balance', { balance: bal, threshold }),
     })

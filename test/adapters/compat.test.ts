@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { fontFor, previewOutput, rewriteSources, unwrap } from '../../adapters/compat/rewrite.js'
 import { runCompat } from '../../adapters/compat/runner.js'
 import { kindFor } from '../../adapters/compat/standins.js'
-import { probe } from '../../index.js'
+import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
 
 const dir = tempDir()

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import Database from 'better-sqlite3'
-import { probe } from '../../index.js'
+import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
 import { api, createKey, freePort, serve, stop, waitStatus } from '../helpers/serve-child.js'
 

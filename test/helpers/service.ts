@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createService, type Service, type ServiceOverrides } from '../../adapters/http/container.js'
+import { createService, type Service, type ServiceOverrides } from '../../adapters/http/create-service.js'
 import { defaultConfig, type ServiceConfig } from '../../service/config.js'
 import { tempDir } from './media.js'
 import { freshPostgres, TEST_STORE } from './postgres.js'

@@ -1,9 +1,11 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe } from '../../index.js'
+import { createRenderer } from '../../index.js'
+import { probe } from '../../kit.js'
 import { decodeFrames } from '../helpers/frames.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
+import type { Edit } from '../../index.js'
 
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
@@ -11,7 +13,7 @@ let n = 0
 let tone = '', flashBeep = '', short = ''
 const render = async (tracks: object[], output: object = {}, soundtrack?: unknown) => {
   const out = join(dir, `a${n++}.mp4`)
-  const result = await renderer.render({ timeline: { soundtrack, tracks }, output: { size: { width: 160, height: 90 }, fps: 25, ...output } }, { out })
+  const result = await renderer.render({ timeline: { soundtrack, tracks }, output: { size: { width: 160, height: 90 }, fps: 25, ...output } } as Edit, { out })
   return { out, result }
 }
 const silentTrack = (length: number) => ({ clips: [{ asset: { type: 'title', text: ' ' }, start: 0, length }] })

@@ -29,7 +29,7 @@ layout('text wraps inside the box and sits at the asked position within it', asy
   const positions = ['topLeft', 'center', 'bottomRight']
   const clips = positions.map((position, i) => ({ ...box('<p>Hello there</p>', { position }), start: i * 0.04 }))
   const { frames } = await renderAndDecode(edit(clips, {}, dark))
-  const [tl, c, br] = [0, 1, 2].map((i) => inkBox(frames, i))
+  const [tl, c, br] = [inkBox(frames, 0), inkBox(frames, 1), inkBox(frames, 2)]
   for (const b of [tl, c, br]) assert.ok(b.count > 30 && b.x0 >= 58 && b.x1 <= 262 && b.y0 >= 38 && b.y1 <= 142, `ink inside the box: ${JSON.stringify(b)}`)
   assert.ok(tl.x0 < 70 && tl.y0 < 50, `topLeft ${JSON.stringify(tl)}`)
   assert.ok(Math.abs((c.x0 + c.x1) / 2 - 160) < 6 && Math.abs((c.y0 + c.y1) / 2 - 90) < 6, `center ${JSON.stringify(c)}`)

@@ -7,6 +7,7 @@ import { decodeThreads } from '../../plugins/assets/video.js'
 import type { ProbedStream } from '../../core/index.js'
 import { decodeFrames, near, pixel } from '../helpers/frames.js'
 import { indexedVideo, readIndex, solidPng, tempDir } from '../helpers/media.js'
+import type { Edit } from '../../index.js'
 
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
@@ -16,7 +17,7 @@ let n = 0
 /** Renders video clips (fit none, 160x40 source centred in 320x180) and returns the source index per output frame. */
 async function indices(clips: object[], output: object = {}, read = (f: any, i: number) => readIndex(f, i, 80, 70, 20)) {
   const out = join(dir, `v${n++}.mp4`)
-  const r = await renderer.render({ timeline: { background: '#000000', tracks: [{ clips }] }, output: { size: { width: 320, height: 180 }, fps: 25, ...output } }, { out })
+  const r = await renderer.render({ timeline: { background: '#000000', tracks: [{ clips }] }, output: { size: { width: 320, height: 180 }, fps: 25, ...output } } as Edit, { out })
   const frames = await decodeFrames(out, r.width, r.height)
   return { frames, at: (i: number) => read(frames, i) }
 }
@@ -72,7 +73,7 @@ lifecycle('the same source used twice, overlapping, decodes independently', asyn
     { clips: [{ asset: { type: 'video', src: src25, trim: 5 }, start: 0, length: 1, fit: 'none', position: 'bottom' }] },
   ]
   const out = join(dir, 'twice.mp4')
-  const r = await renderer.render({ timeline: { tracks }, output: { size: { width: 320, height: 180 }, fps: 25 } }, { out })
+  const r = await renderer.render({ timeline: { tracks }, output: { size: { width: 320, height: 180 }, fps: 25 } } as Edit, { out })
   const frames = await decodeFrames(out, r.width, r.height)
   for (const k of [0, 12, 24]) {
     assert.is(readIndex(frames, k, 80, 20, 20), 25 + k, 'top clip')

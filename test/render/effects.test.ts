@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { SHOTSTACK_EFFECTS } from '../../index.js'
+import { SHOTSTACK_EFFECTS } from '../../kit.js'
 import { locate, luma, pixel } from '../helpers/frames.js'
 import { drawnPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'

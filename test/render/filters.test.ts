@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { SHOTSTACK_FILTERS } from '../../index.js'
+import { SHOTSTACK_FILTERS } from '../../kit.js'
 import { mean, near, pixel } from '../helpers/frames.js'
 import { drawnPng, solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'

@@ -2,21 +2,23 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, probe, RenderError } from '../../index.js'
+import { createRenderer, RenderError } from '../../index.js'
+import { probe } from '../../kit.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 import { decodeFrames, near, pixel } from '../helpers/frames.js'
+import type { Edit } from '../../index.js'
 
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
 let tone = '', red = ''
-const edit = (output: object, withSound = true) => ({
+const edit = (output: object, withSound = true): Edit => ({
   timeline: {
     background: '#000000',
     soundtrack: withSound ? tone : undefined,
     tracks: [{ clips: [{ asset: { type: 'image', src: red }, start: 1, length: 1, fit: 'cover' }] }, { clips: [{ asset: { type: 'title', text: 'fmt' }, start: 0, length: 2 }] }],
   },
   output: { size: { width: 320, height: 180 }, fps: 25, ...output },
-})
+}) as Edit
 const render = (output: object, ext: string, withSound = true) => renderer.render(edit(output, withSound), { out: join(dir, `f-${Math.random().toString(36).slice(2)}.${ext}`) })
 
 const video = suite('video formats')

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { builtinFonts, builtinPlugins, createCompositor, createRenderer, DEFAULT_FONT, probe, RenderError } from '../../index.js'
+import { createRenderer, RenderError, type Edit } from '../../index.js'
+import { builtinFonts, builtinPlugins, createCompositor, DEFAULT_FONT, probe } from '../../kit.js'
 import { isFastStart } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 
@@ -11,7 +12,7 @@ const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
 let png = ''
 let n = 0
 const title = (length: number) => ({ timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length }] }] } })
-const render = (edit: object, out = join(dir, `o${n++}.mp4`)) => renderer.render(edit, { out })
+const render = (edit: object, out = join(dir, `o${n++}.mp4`)) => renderer.render(edit as Edit, { out })
 
 const mp4 = suite('mp4 output')
 mp4.before(async () => {

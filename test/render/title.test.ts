@@ -24,7 +24,7 @@ const black = { background: '#000000' }
 test('a title paints inside its position\'s band of the frame, and nowhere else', async () => {
   const clips = ['top', 'center', 'bottom'].map((position, i) => ({ asset: { type: 'title', text: 'Hello', size: 'large', position }, start: i * 0.04, length: 0.04 }))
   const { frames } = await renderAndDecode(edit(clips, {}, black))
-  const [top, center, bottom] = [0, 1, 2].map((i) => litRows(frames, i))
+  const [top, center, bottom] = [litRows(frames, 0), litRows(frames, 1), litRows(frames, 2)]
   assert.ok(top.length > 5 && Math.max(...top) < 60, `top rows ${top[0]}..${top.at(-1)}`)
   assert.ok(center.length > 5 && Math.min(...center) > 60 && Math.max(...center) < 120, `centre rows ${center[0]}..${center.at(-1)}`)
   assert.ok(bottom.length > 5 && Math.min(...bottom) > 120, `bottom rows ${bottom[0]}..${bottom.at(-1)}`)

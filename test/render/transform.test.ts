@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { easing } from '../../index.js'
+import { easing } from '../../kit.js'
 import { isGreen, isRed, locate, pixel } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'

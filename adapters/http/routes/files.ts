@@ -26,8 +26,8 @@ export function fileRoutes(storage: Storage) {
   }
   const responses = { 200: { description: 'the file', content: 'application/octet-stream' }, 206: { description: 'a byte range of the file', content: 'application/octet-stream' }, 404: { description: 'no such file', schema: ErrorBodySchema }, 416: { description: 'range not satisfiable' } }
   return defineRoutes([
-    { method: 'get', path: '/v1/files/:job/:name', auth: false, summary: 'Download a finished file (byte ranges supported)', responses, handler: (e) => serve(e, false) },
-    { method: 'head', path: '/v1/files/:job/:name', auth: false, summary: 'File size and type', responses, handler: (e) => serve(e, true) },
+    { method: 'get', path: '/v1/files/:job/:name', auth: 'none', summary: 'Download a finished file (byte ranges supported)', responses, handler: (e) => serve(e, false) },
+    { method: 'head', path: '/v1/files/:job/:name', auth: 'none', summary: 'File size and type', responses, handler: (e) => serve(e, true) },
   ])
 }
 

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
 import { ServiceError } from '../../../service/errors.js'
-import type { KeyRecord, KeyStore, Principal } from '../../../service/accounts/keys.js'
-import { authenticate, requireAdmin, requireLive } from '../auth.js'
+import type { KeyRecord, KeyStore } from '../../../service/accounts/keys.js'
 import { parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
@@ -13,8 +12,6 @@ const CreateKeySchema = v.strictObject({
   account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
 })
 const err = { description: 'error', schema: ErrorBodySchema }
-/** Key management: admin keys, and never sandbox ones (a sandbox key making a live key would leave the sandbox). */
-const requireAdminLive = (p: Principal, what: string) => (requireAdmin(p), requireLive(p, what))
 const toKey = (k: KeyRecord) => ({ id: k.keyId, account_id: k.accountId, prefix: k.prefix, sandbox: k.sandbox, admin: k.admin, created_at: k.createdAt, revoked_at: k.revokedAt })
 
 /** Who the caller is, and key management for admin keys (the same operations as `reelforge keys`). */
@@ -23,34 +20,31 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
     {
       method: 'get',
       path: '/v1/me',
+      auth: 'key',
       summary: 'The calling key: its account, sandbox and admin flags',
-      responses: { 200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) }, 401: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        return { account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin }
-      },
+      responses: { 200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) } },
+      handler: (_event, p) => ({ account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin }),
     },
     {
       method: 'get',
       path: '/v1/keys',
-      admin: true,
+      // Key management: admin keys, and never sandbox ones (a sandbox key making a live key would leave the sandbox).
+      auth: 'admin',
+      live: 'list keys',
       summary: 'Every API key (admin keys only); clear keys are never stored, only their prefixes',
-      responses: { 200: { description: 'keys', schema: v.object({ keys: v.array(KeySchema) }) }, 401: err, 403: err },
-      handler: async (event) => {
-        requireAdminLive(await authenticate(event, d.keys), 'list keys')
-        return { keys: (await d.keys.list()).map(toKey) }
-      },
+      responses: { 200: { description: 'keys', schema: v.object({ keys: v.array(KeySchema) }) } },
+      handler: async () => ({ keys: (await d.keys.list()).map(toKey) }),
     },
     {
       method: 'post',
       path: '/v1/keys',
-      admin: true,
+      auth: 'admin',
+      live: 'create keys',
       summary: 'Create a key (admin keys only); the clear key is in this answer only',
       description: 'Body `{ sandbox?, admin?, account_id? }`: without `account_id` a new account is made, and its callback signing secret is returned once too.',
       body: CreateKeySchema,
-      responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 401: err, 403: err, 404: err },
+      responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 404: err },
       handler: async (event) => {
-        requireAdminLive(await authenticate(event, d.keys), 'create keys')
         const body = parseBody(CreateKeySchema, await readJson(event, d.bodyLimit))
         if (body.account_id && !(await d.keys.list(body.account_id)).length) throw new ServiceError('E_NOT_FOUND', `no account ${body.account_id}`)
         const { key, record, signingSecret } = await d.keys.create({ sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
@@ -61,12 +55,11 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
     {
       method: 'delete',
       path: '/v1/keys/:id',
-      admin: true,
+      auth: 'admin',
+      live: 'revoke keys',
       summary: 'Revoke a key (admin keys only); it stops working at once',
-      responses: { 200: { description: 'the revoked key', schema: KeySchema }, 401: err, 403: err, 404: err, 409: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        requireAdminLive(p, 'revoke keys')
+      responses: { 200: { description: 'the revoked key', schema: KeySchema }, 404: err, 409: err },
+      handler: async (event, p) => {
         const id = event.context.params?.id ?? ''
         const found = (await d.keys.list()).find((k) => k.keyId === id)
         if (!found) throw new ServiceError('E_NOT_FOUND', `no key ${id}`)

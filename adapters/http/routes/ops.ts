@@ -13,11 +13,11 @@ const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: 
  */
 export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () => boolean }): RouteSpec[] {
   return [
-    { method: 'get', path: '/healthz', auth: false, summary: 'Liveness', responses: { 200: { description: 'ok' } }, handler: () => ({ ok: true }) },
+    { method: 'get', path: '/healthz', auth: 'none', summary: 'Liveness', responses: { 200: { description: 'ok' } }, handler: () => ({ ok: true }) },
     {
       method: 'get',
       path: '/readyz',
-      auth: false,
+      auth: 'none',
       summary: 'Readiness: the database answers and the server is not shutting down',
       responses: { 200: { description: 'ready' }, 503: { description: 'not ready' } },
       handler: async (event) => {
@@ -35,7 +35,7 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () 
     {
       method: 'get',
       path: '/metrics',
-      auth: false,
+      auth: 'none',
       summary: 'Prometheus metrics',
       responses: { 200: { description: 'text/plain; version=0.0.4' } },
       handler: async (event) => {

@@ -3,7 +3,6 @@ import { num } from '../../../core/index.js'
 import { ServiceError } from '../../../service/errors.js'
 import type { KeyStore } from '../../../service/accounts/keys.js'
 import type { Wallet } from '../../../service/billing/wallet.js'
-import { authenticate, requireAdmin, requireLive } from '../auth.js'
 import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
@@ -25,24 +24,26 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
     {
       method: 'get',
       path: '/v1/wallet',
+      auth: 'key',
       summary: 'Balance, held credits and the low-balance threshold',
-      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 401: err },
-      handler: async (event) => await d.wallet.state((await authenticate(event, d.keys)).accountId),
+      responses: { 200: { description: 'the wallet', schema: WalletSchema } },
+      handler: (_event, p) => d.wallet.state(p.accountId),
     },
     {
       method: 'get',
       path: '/v1/wallet/ledger',
+      auth: 'key',
+      // Entries name live renders (their ids open their files); sandbox work is never charged anyway.
+      live: 'read the wallet ledger',
       summary: 'Ledger entries, newest first; page with `before` (an entry id)',
       query: { limit: '1–500 (default 50)', before: 'entries with a smaller id' },
-      responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) }, 401: err, 403: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        // Entries name live renders (their ids open their files); sandbox work is never charged anyway.
-        requireLive(p, 'read the wallet ledger')
+      responses: { 200: { description: 'entries', schema: v.object({ entries: v.array(EntrySchema), next: v.nullable(v.number()) }) } },
+      handler: async (event, p) => {
         const q = queryParams(event)
         const limit = q.limit(50, 500)
         const before = q.string('before')
-        if (before !== undefined && !/^\d+$/.test(before)) throw new ServiceError('E_VALIDATION', 'before must be a ledger entry id', { issues: [{ path: 'before', message: 'must be a ledger entry id (a positive integer)' }] })
+        // Past the largest id is no id either: PostgreSQL's bigint would overflow (a 500).
+        if (before !== undefined && !(/^\d+$/.test(before) && Number(before) <= Number.MAX_SAFE_INTEGER)) throw new ServiceError('E_VALIDATION', 'before must be a ledger entry id', { issues: [{ path: 'before', message: 'must be a ledger entry id (a positive integer)' }] })
         const entries = await d.wallet.ledger(p.accountId, { limit, before: before ? Number(before) : undefined })
         return { entries, next: entries.length === limit ? entries.at(-1)!.id : null }
       },
@@ -50,15 +51,13 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
     {
       method: 'post',
       path: '/v1/wallet/deposits',
-      admin: true,
+      auth: 'admin',
+      live: 'deposit credits',
       summary: 'Add credits (admin keys only); emits wallet.deposit',
       description: 'Body `{ amount, account_id?, note? }`; without `account_id` the admin key\'s own account.',
       body: DepositSchema,
-      responses: { 201: { description: 'the wallet after the deposit', schema: WalletSchema }, 400: err, 401: err, 403: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        requireAdmin(p)
-        requireLive(p, 'deposit credits')
+      responses: { 201: { description: 'the wallet after the deposit', schema: WalletSchema }, 400: err },
+      handler: async (event, p) => {
         const body = parseBody(DepositSchema, await readJson(event, d.bodyLimit))
         const account = body.account_id ?? p.accountId
         if (!(await d.keys.list(account)).length) throw new ServiceError('E_NOT_FOUND', `no account ${account}`)
@@ -69,12 +68,12 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
     {
       method: 'put',
       path: '/v1/wallet/threshold',
+      auth: 'key',
+      live: 'change the low-balance threshold',
       summary: 'Set the balance under which wallet.low_balance fires',
       body: ThresholdSchema,
-      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 400: err, 401: err, 403: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        requireLive(p, 'change the low-balance threshold')
+      responses: { 200: { description: 'the wallet', schema: WalletSchema }, 400: err },
+      handler: async (event, p) => {
         await d.wallet.setThreshold(p.accountId, parseBody(ThresholdSchema, await readJson(event, d.bodyLimit)).low_balance_threshold)
         return await d.wallet.state(p.accountId)
       },

@@ -1,11 +1,9 @@
 import * as v from 'valibot'
 import type { NetworkPolicy } from '../../../plugins/index.js'
 import { ServiceError } from '../../../service/errors.js'
-import type { KeyStore } from '../../../service/accounts/keys.js'
 import { DELIVERY_STATUSES } from '../../../service/api-types.js'
 import type { WebhookOutbox } from '../../../service/webhooks/outbox.js'
 import { WebhookConfigSchema, type Webhooks } from '../../../service/webhooks/events.js'
-import { authenticate, requireLive } from '../auth.js'
 import { checkTargetUrl, parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
@@ -21,18 +19,18 @@ const DeliverySchema = v.object({
 const err = { description: 'error', schema: ErrorBodySchema }
 
 /** The global webhook, the signing secret of callbacks, and the delivery log with replay. */
-export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number; network: NetworkPolicy }) {
+export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number; network: NetworkPolicy }) {
   return defineRoutes([
     {
       method: 'put',
       path: '/v1/webhooks',
+      auth: 'key',
+      live: 'set the account\'s global webhook',
       summary: 'Set the global webhook',
       description: 'Body `{ url, events, secret }`. Deliveries are POSTs of `{ event, timestamp, data }` signed with `x-reelforge-signature: sha256=<hex HMAC-SHA256 of the body>`.',
       body: WebhookConfigSchema,
-      responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err, 401: err, 403: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        requireLive(p, 'set the account\'s global webhook')
+      responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err },
+      handler: async (event, p) => {
         const body = parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit))
         await checkTargetUrl('url', body.url, d.network)
         await d.webhooks.set(p.accountId, body)
@@ -42,10 +40,11 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
     {
       method: 'get',
       path: '/v1/webhooks',
+      auth: 'key',
       summary: 'The global webhook (secret masked)',
-      responses: { 200: { description: 'the webhook', schema: ShownSchema }, 401: err, 404: err },
-      handler: async (event) => {
-        const shown = await d.webhooks.shown((await authenticate(event, d.keys)).accountId)
+      responses: { 200: { description: 'the webhook', schema: ShownSchema }, 404: err },
+      handler: async (_event, p) => {
+        const shown = await d.webhooks.shown(p.accountId)
         if (!shown) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
         return shown
       },
@@ -53,11 +52,11 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
     {
       method: 'delete',
       path: '/v1/webhooks',
+      auth: 'key',
+      live: 'remove the account\'s global webhook',
       summary: 'Remove the global webhook',
-      responses: { 200: { description: 'removed' }, 401: err, 403: err, 404: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        requireLive(p, 'remove the account\'s global webhook')
+      responses: { 200: { description: 'removed' }, 404: err },
+      handler: async (_event, p) => {
         if (!await d.webhooks.remove(p.accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
         return { removed: true }
       },
@@ -65,22 +64,20 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
     {
       method: 'post',
       path: '/v1/webhooks/secret',
+      auth: 'key',
+      live: 'rotate the account\'s signing secret',
       summary: 'Rotate the signing secret of per-job callbacks; the new secret is shown this once',
-      responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) }, 401: err, 403: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
-        requireLive(p, 'rotate the account\'s signing secret')
-        return { secret: await d.webhooks.rotateSigningSecret(p.accountId) }
-      },
+      responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) } },
+      handler: async (_event, p) => ({ secret: await d.webhooks.rotateSigningSecret(p.accountId) }),
     },
     {
       method: 'get',
       path: '/v1/webhooks/deliveries',
+      auth: 'key',
       summary: 'The delivery log, newest first (sandbox keys: deliveries of sandbox work only)',
       query: { status: 'pending | delivered | failed', event: 'an event name, e.g. render.completed', limit: '1–200 (default 50)' },
-      responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err, 401: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
+      responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err },
+      handler: async (event, p) => {
         const q = queryParams(event)
         return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', DELIVERY_STATUSES), event: q.string('event'), limit: q.limit(50, 200), sandboxOnly: p.sandbox }) }
       },
@@ -88,10 +85,10 @@ export function webhookRoutes(d: { keys: KeyStore; webhooks: Webhooks; outbox: W
     {
       method: 'post',
       path: '/v1/webhooks/deliveries/:id/replay',
+      auth: 'key',
       summary: 'Send a delivery again now (with a fresh retry schedule)',
-      responses: { 200: { description: 'the delivery', schema: DeliverySchema }, 401: err, 404: err },
-      handler: async (event) => {
-        const p = await authenticate(event, d.keys)
+      responses: { 200: { description: 'the delivery', schema: DeliverySchema }, 404: err },
+      handler: async (event, p) => {
         const delivery = await d.outbox.replay(p.accountId, event.context.params?.id ?? '', p.sandbox)
         if (!delivery) throw new ServiceError('E_NOT_FOUND', `no delivery ${event.context.params?.id}`)
         return delivery

@@ -133,7 +133,7 @@ read('unknown routes are a JSON 404; the OpenAPI document covers every route', a
   assert.is(r.body.error.code, 'E_NOT_FOUND')
   const doc = (await svc.call('GET', '/v1/openapi.json', { key: null })).body
   assert.is(doc.openapi, '3.1.0')
-  for (const [path, method] of [['/v1/render', 'post'], ['/v1/render/{id}', 'get'], ['/v1/render/{id}', 'delete'], ['/v1/stitch', 'post'], ['/v1/files/{job}/{name}', 'get']]) {
+  for (const [path, method] of [['/v1/render', 'post'], ['/v1/render/{id}', 'get'], ['/v1/render/{id}', 'delete'], ['/v1/stitch', 'post'], ['/v1/files/{job}/{name}', 'get']] as const) {
     assert.ok(doc.paths[path]?.[method], `${method} ${path}`)
   }
   const render = doc.paths['/v1/render'].post

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { httpSender } from '../../../index.js'
+import { httpSender } from '../../../kit.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { testService, titleEdit } from '../../helpers/service.js'
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { probe } from '../../../index.js'
+import { probe } from '../../../kit.js'
 import { lavfi, tempDir } from '../../helpers/media.js'
 import { testService } from '../../helpers/service.js'
 

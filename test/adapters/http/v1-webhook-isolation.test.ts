@@ -65,7 +65,7 @@ test('sends cut short by a shutdown are not counted as attempts and are due agai
   const svc = await testService({ start: true })
   const [id] = await svc.webhooks.emit(svc.liveAccount, 'render.complete', { id: 'x' }, dead.url)
   await dead.waitFor(1, 5000)
-  const { createService } = await import('../../../adapters/http/container.js')
+  const { createService } = await import('../../../adapters/http/create-service.js')
   await svc.close()
   await dead.close()
   const again = await createService(svc.config)

@@ -1,6 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { httpSender, signWebhook, verifyWebhook } from '../../../index.js'
+import { verifyWebhook } from '../../../index.js'
+import { httpSender, signWebhook } from '../../../kit.js'
 import { ManualClock } from '../../../service/clock.js'
 import { RETRY_SCHEDULE_MS } from '../../../service/webhooks/outbox.js'
 import { startReceiver } from '../../helpers/receiver.js'
@@ -155,7 +156,7 @@ delivery('a pending retry and its due time survive a restart of the service', as
   await first.close()
   rx.setStatus(200)
   // A new process on the same data: nothing is due until the stored time, then it is delivered.
-  const { createService } = await import('../../../adapters/http/container.js')
+  const { createService } = await import('../../../adapters/http/create-service.js')
   const second = await createService(first.config, { clock })
   await second.start()
   await second.outbox.tick()

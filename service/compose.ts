@@ -1,0 +1,95 @@
+import type { Compositor } from '../core/index.js'
+import type { Idempotency } from './accounts/idempotency.js'
+import type { KeyStore } from './accounts/keys.js'
+import type { Billing } from './billing/billing.js'
+import type { Wallet } from './billing/wallet.js'
+import { dbTarget, type ServiceConfig } from './config.js'
+import { openDatabase, type Db } from './db/db.js'
+import { container as root } from './di.js'
+import type { JobEvents } from './events.js'
+import type { ImageService } from './images/images.js'
+import { IsolatedRenderer } from './isolation/isolated-renderer.js'
+import type { JobStore } from './jobs/store.js'
+import type { RenderWorker } from './jobs/worker.js'
+import type { JobQueue } from './queue/queue.js'
+import type { Storage } from './storage/storage.js'
+import { TOKENS } from './tokens.js'
+import type { WebhookOutbox } from './webhooks/outbox.js'
+import type { Webhooks } from './webhooks/events.js'
+import { register, type ServiceOverrides } from './wiring.js'
+
+export type { ServiceOverrides }
+
+/** The application without any transport: every service, and what starts and stops them. */
+export interface Application {
+  config: ServiceConfig
+  db: Db
+  keys: KeyStore
+  jobs: JobStore
+  queue: JobQueue
+  worker: RenderWorker
+  renderer: Compositor
+  billing: Billing
+  events: JobEvents
+  storage: Storage
+  wallet: Wallet
+  webhooks: Webhooks
+  outbox: WebhookOutbox
+  idempotency: Idempotency
+  images: ImageService
+  /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
+  start(): Promise<void>
+  /** Stops taking work: jobs (waiting up to `graceMs` for running ones), image batches, webhook sends. */
+  stop(graceMs?: number): Promise<void>
+  /** Releases the render processes and closes the database; after `stop`, once nothing uses them. */
+  close(): Promise<void>
+}
+
+/**
+ * The composition root — the only place that resolves from tsyringe's container. A child container per
+ * application (tests run many side by side) gets every service registered once (wiring.ts), and each is
+ * resolved here once; everything past this point gets its collaborators handed in, never looks them up.
+ */
+export async function compose(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<Application> {
+  const c = root.createChildContainer()
+  // Opening the database is asynchronous (migrations), which tsyringe's factories cannot be: it comes in ready.
+  register(c, config, await openDatabase(dbTarget(config)), overrides)
+  const get = <T>(token: symbol) => c.resolve<T>(token)
+  const app = {
+    config,
+    db: get<Db>(TOKENS.Db),
+    keys: get<KeyStore>(TOKENS.Keys),
+    jobs: get<JobStore>(TOKENS.Jobs),
+    queue: get<JobQueue>(TOKENS.Queue),
+    worker: get<RenderWorker>(TOKENS.Worker),
+    renderer: get<Compositor>(TOKENS.Renderer),
+    billing: get<Billing>(TOKENS.Billing),
+    events: get<JobEvents>(TOKENS.Events),
+    storage: get<Storage>(TOKENS.Storage),
+    wallet: get<Wallet>(TOKENS.Wallet),
+    // Building it subscribes it to job and wallet events.
+    webhooks: get<Webhooks>(TOKENS.Webhooks),
+    outbox: get<WebhookOutbox>(TOKENS.Outbox),
+    idempotency: get<Idempotency>(TOKENS.Idempotency),
+    images: get<ImageService>(TOKENS.Images),
+  }
+  // Only a renderer built here is this application's to close (a caller's own stays the caller's).
+  const owned = overrides.renderer ? undefined : app.renderer
+  return {
+    ...app,
+    start: async () => {
+      app.queue.start()
+      await app.outbox.start()
+      await app.images.resume()
+    },
+    stop: async (graceMs) => {
+      await app.queue.stop(graceMs)
+      await app.images.stop()
+      await app.outbox.stop()
+    },
+    close: async () => {
+      if (owned instanceof IsolatedRenderer) owned.close()
+      await app.db.close()
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import { outputSize, RenderError, type Compositor, type Issue, type ValidEdit, type Warning } from '../../core/index.js'
+import type { Principal } from '../accounts/keys.js'
+import type { Billing } from '../billing/billing.js'
+import type { ServiceConfig } from '../config.js'
+import { ServiceError } from '../errors.js'
+import type { JobEvents } from '../events.js'
+import type { JobQueue } from '../queue/queue.js'
+import { checkTargetUrl, parseBody } from '../validate.js'
+import { checkLimits } from './limits.js'
+import { checkSources, sourcePolicy, stitchPath } from './source-policy.js'
+import { StitchSchema, stitchToEdit, type StitchRequest } from './stitch.js'
+import type { Job, JobKind, JobStore } from './store.js'
+
+export interface SubmitDeps {
+  config: ServiceConfig
+  jobs: JobStore
+  queue: JobQueue
+  renderer: Compositor
+  billing: Billing
+  events: JobEvents
+}
+
+/** A request that passed every check: what is stored (as the client sent it) and the edit it renders. */
+interface Checked {
+  request: unknown
+  edit: ValidEdit
+  warnings: Warning[]
+  callback: string | null
+}
+
+/**
+ * The checks before anything is stored, in the order clients meet their errors: the stitch body (turned
+ * into the edit it means), the edit, the service limits (sandbox keys have shorter ones), the sources — a
+ * stitch's named by its `clips[i]`, as the client wrote them — and the callback URL.
+ */
+async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<Checked> {
+  const request = kind === 'stitch' ? parseBody(StitchSchema, body) : body
+  const { edit, warnings } = d.renderer.validate(kind === 'stitch' ? stitchToEdit(request as StitchRequest) : body)
+  checkLimits(edit, d.config.limits, principal.sandbox)
+  await checkSources(edit, sourcePolicy(d.config), kind === 'stitch' ? stitchPath : undefined)
+  const callback = (kind === 'stitch' ? (request as StitchRequest).callback : edit.callback) ?? null
+  // Here, not only in submitJob: validate must refuse the callback a submission would (it said valid: true).
+  await checkTargetUrl('callback', callback, d.config.network)
+  return { request, edit, warnings, callback }
+}
+
+/**
+ * Submits a render or stitch for `principal`: checked, then stored with its credit hold, then queued. A
+ * refused request stores nothing; the job is QUEUED when this returns.
+ */
+export async function submitJob(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<{ job: Job; warnings: Warning[] }> {
+  const { request, edit, warnings, callback } = await check(d, principal, kind, body)
+  // The job and its credit hold commit together: without the credits (402) nothing is queued.
+  const job = await d.jobs.transaction(async () => {
+    const created = await d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
+    await d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
+    return created
+  })
+  await d.events.emit('render.queued', job)
+  d.queue.notify(job.id)
+  return { job, warnings }
+}
+
+/**
+ * The checks of a render submission without the submission (nothing stored, nothing charged). Issues are
+ * the verdict here, not an error; anything without issues (a 415, a crash) still throws.
+ */
+export async function dryRun(d: SubmitDeps, principal: Principal, body: unknown): Promise<{ valid: boolean; issues: Issue[]; warnings: Warning[] }> {
+  try {
+    const { warnings } = await check(d, principal, 'render', body)
+    return { valid: true, issues: [], warnings }
+  } catch (e) {
+    const issues = (e instanceof RenderError || e instanceof ServiceError) && (e.data?.issues as Issue[] | undefined)
+    if (!issues) throw e
+    return { valid: false, issues, warnings: [] }
+  }
+}
+
+/** Seconds an edit lasts as far as its numbers say (smart timing is settled at render). */
+function knownDuration(edit: ValidEdit): number {
+  let end = 0
+  for (const t of edit.timeline.tracks) for (const c of t.clips) if (typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
+  const range = edit.output.range
+  return range?.length !== undefined ? Math.min(end, range.length) : end
+}

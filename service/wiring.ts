@@ -1,0 +1,124 @@
+import type { Compositor, ImageGenerator, ProviderPlugin } from '../core/index.js'
+import { httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
+import { Idempotency } from './accounts/idempotency.js'
+import { KeyStore } from './accounts/keys.js'
+import { RateLimiter } from './accounts/rate-limit.js'
+import type { Billing } from './billing/billing.js'
+import { DEFAULT_PRICING, type Pricing } from './billing/pricing.js'
+import { Wallet } from './billing/wallet.js'
+import { systemClock, type Clock } from './clock.js'
+import { instancePerContainerCachingFactory, Lifecycle, type DependencyContainer } from './di.js'
+import { filesDir, publicBaseUrl, type ServiceConfig } from './config.js'
+import type { Db } from './db/db.js'
+import { JobEvents } from './events.js'
+import { ImageService } from './images/images.js'
+import { IsolatedRenderer } from './isolation/isolated-renderer.js'
+import { serviceRenderer } from './isolation/service-renderer.js'
+import { JobStore } from './jobs/store.js'
+import { RenderWorker } from './jobs/worker.js'
+import { BullQueue } from './queue/bull-queue.js'
+import { InProcessQueue } from './queue/queue.js'
+import { storageFor } from './storage/storage-select.js'
+import { LocalStorage, type Storage } from './storage/storage.js'
+import { TOKENS } from './tokens.js'
+import { WebhookOutbox } from './webhooks/outbox.js'
+import { Webhooks } from './webhooks/events.js'
+
+/** What a caller (tests, an embedding app) may put in place of the defaults. */
+export interface ServiceOverrides {
+  renderer?: Compositor
+  storage?: Storage
+  clock?: Clock
+  pricing?: Pricing
+  sender?: WebhookSender
+  /** Replaces the wallet as the render path's billing (e.g. free). */
+  billing?: Billing
+  /** Image providers (default: from the environment / REELFORGE_CONFIG). */
+  providers?: ProviderPlugin[]
+}
+
+/** One instance per container (a factory registration cannot take a lifecycle; this caches instead). */
+const once = <T>(make: (c: DependencyContainer) => T) => ({ useFactory: instancePerContainerCachingFactory<T>(make) })
+const scoped = { lifecycle: Lifecycle.ContainerScoped }
+
+/**
+ * Registers every service under its token. Classes whose constructors name their tokens (`@inject`) are
+ * registered as classes; the few that take an options object (they are also built outside the service:
+ * segments, tests) or that are chosen by the config get a factory that resolves their parts. Past the plain
+ * values at the top, nothing is built here: the container builds each service on first resolve, once.
+ */
+export function register(c: DependencyContainer, config: ServiceConfig, db: Db, o: ServiceOverrides): void {
+  c.register(TOKENS.Config, { useValue: config })
+  // SQLite file by default; PostgreSQL when config.databaseUrl is set. Every store takes it as `Db`.
+  c.register(TOKENS.Db, { useValue: db })
+  c.register(TOKENS.Storage, { useValue: o.storage ?? storageFor(config) })
+  c.register(TOKENS.Clock, { useValue: o.clock ?? systemClock })
+  c.register(TOKENS.Pricing, { useValue: o.pricing ?? DEFAULT_PRICING })
+  c.register(TOKENS.Sender, { useValue: o.sender ?? httpSender({ network: config.network }) })
+  c.register(TOKENS.Providers, { useValue: o.providers ?? providersFromConfig() })
+
+  c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
+  c.register(TOKENS.Wallet, { useClass: Wallet }, scoped)
+  if (o.billing) c.register(TOKENS.Billing, { useValue: o.billing })
+  else c.register(TOKENS.Billing, { useToken: TOKENS.Wallet })
+  c.register(TOKENS.Outbox, { useClass: WebhookOutbox }, scoped)
+  c.register(TOKENS.Webhooks, { useClass: Webhooks }, scoped)
+  c.register(TOKENS.Idempotency, { useClass: Idempotency }, scoped)
+  c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
+  c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
+  c.register(TOKENS.Worker, { useClass: RenderWorker }, scoped)
+  c.register(TOKENS.Limiter, once((c) => new RateLimiter(config.rateLimits, c.resolve<Clock>(TOKENS.Clock))))
+  c.register(TOKENS.Images, once((c) => new ImageService({
+    db: c.resolve(TOKENS.Db),
+    config,
+    storage: c.resolve(TOKENS.Storage),
+    wallet: c.resolve(TOKENS.Wallet),
+    webhooks: c.resolve(TOKENS.Webhooks),
+    pricing: c.resolve(TOKENS.Pricing),
+    limiter: c.resolve(TOKENS.Limiter),
+    providers: c.resolve(TOKENS.Providers),
+  })))
+  registerRenderer(c, config, o)
+  // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.
+  const redisUrl = config.redisUrl
+  if (redisUrl) {
+    c.register(TOKENS.Queue, once((c) => {
+      const worker = c.resolve<RenderWorker>(TOKENS.Worker)
+      const settle = { config, jobs: c.resolve<JobStore>(TOKENS.Jobs), billing: c.resolve<Billing>(TOKENS.Billing), events: c.resolve<JobEvents>(TOKENS.Events) }
+      return new BullQueue({ ...settle, redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (outcome) => worker.count(outcome) })
+    }))
+  } else c.register(TOKENS.Queue, { useClass: InProcessQueue }, scoped)
+}
+
+/**
+ * The renderer jobs use: the caller's, else the in-process one — behind a child process per render when
+ * `isolateRenders` (a crash fails one job, not the service). It reads the service's own file URLs from
+ * storage and makes AI assets through `Images`.
+ */
+function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: ServiceOverrides): void {
+  const baseUrl = () => publicBaseUrl(config)
+  c.register(TOKENS.ImageGenerator, once<ImageGenerator>((c) => {
+    const images = c.resolve<ImageService>(TOKENS.Images)
+    return (request, ctx) => images.forRender(request, ctx)
+  }))
+  c.register(TOKENS.LocalRenderer, once((c) => serviceRenderer({
+    cacheDir: config.cacheDir,
+    network: config.network,
+    files: config.files,
+    baseUrl,
+    storage: c.resolve(TOKENS.Storage),
+    providers: c.resolve(TOKENS.Providers),
+    generateImage: c.resolve(TOKENS.ImageGenerator),
+  })))
+  if (o.renderer) c.register(TOKENS.Renderer, { useValue: o.renderer })
+  else if (!config.isolateRenders) c.register(TOKENS.Renderer, { useToken: TOKENS.LocalRenderer })
+  else {
+    c.register(TOKENS.Renderer, once((c) => {
+      const storage = c.resolve<Storage>(TOKENS.Storage)
+      // Each child opens storage itself: the local files directory, or the configured S3 bucket — not when the
+      // caller supplied its own storage, which cannot cross into another process.
+      const child = () => ({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined, s3: o.storage ? undefined : config.s3 })
+      return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator))
+    }))
+  }
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { exportedNames } from '../helpers/exports.js'
+
+const root = new URL('../..', import.meta.url).pathname
+
+/** The names README's "Public API" lists under the line that introduces `from '<entry>'`. */
+function documented(entry: string): string[] {
+  const readme = readFileSync(`${root}README.md`, 'utf8')
+  const section = readme.slice(readme.indexOf('### Public API'), readme.indexOf('\n## ', readme.indexOf('### Public API')))
+  const blocks = section.split(/\n(?=`import … from ')/)
+  const block = blocks.find((b) => b.startsWith(`\`import … from '${entry}'\``))
+  assert.ok(block, `README lists no block for ${entry}`)
+  const items = block!.split('\n').filter((l) => l.startsWith('- ')).join(' ')
+  return [...new Set([...items.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1]!))].sort()
+}
+
+test("'reelforge' exports exactly what README lists", () => {
+  assert.equal(exportedNames(`${root}index.ts`), documented('reelforge'))
+})
+
+test("'reelforge/kit' exports exactly what README lists", () => {
+  assert.equal(exportedNames(`${root}kit.ts`), documented('reelforge/kit'))
+})
+
+test('internal helpers stay internal', () => {
+  const names = new Set([...exportedNames(`${root}index.ts`), ...exportedNames(`${root}kit.ts`)])
+  for (const internal of ['lastLines', 'ensureDisplay', 'displayLost', 'crashSite', 'compileTrack', 'removePartial', 'isLocalSource']) assert.not.ok(names.has(internal), internal)
+})
+
+test('package.json maps both entries to the built files', () => {
+  const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'))
+  assert.equal(pkg.exports['.'].default, './dist/index.js')
+  assert.equal(pkg.exports['./kit'].default, './dist/kit.js')
+})
+
+test("importing 'reelforge' does not load the service", async () => {
+  const { spawnSync } = await import('node:child_process')
+  // In a child process (this one may hold the service already). The service's composition root loads the
+  // reflect-metadata polyfill first of all, so Reflect.getMetadata appears exactly when the service is loaded.
+  const loads = (entry: string) => {
+    const script = `await import('${entry}'); console.log(typeof Reflect.getMetadata)`
+    const res = spawnSync(`${root}node_modules/.bin/tsx`, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
+    assert.is(res.status, 0, res.stderr)
+    return res.stdout.trim().split('\n').at(-1) === 'function'
+  }
+  assert.not.ok(loads('./index.ts'), 'reelforge loaded the service')
+  assert.ok(loads('./adapters/http/create-service.ts'), 'the probe cannot tell')
+})
+
+test.run()
