@@ -1,13 +1,6 @@
 import { H3 } from 'h3'
-import type { Compositor } from '../../core/index.js'
-import type { Billing } from '../../service/billing/billing.js'
-import { publicBaseUrl, type ServiceConfig } from '../../service/config.js'
-import type { JobEvents } from '../../service/events.js'
-import type { JobStore } from '../../service/jobs/store.js'
-import type { KeyStore } from '../../service/accounts/keys.js'
-import type { JobQueue } from '../../service/queue/queue.js'
-import type { Storage } from '../../service/storage/storage.js'
-import type { RenderWorker } from '../../service/jobs/worker.js'
+import type { Application } from '../../service/compose.js'
+import { publicBaseUrl } from '../../service/config.js'
 import { mountDashboard } from '../dashboard/serve.js'
 import { onError } from './errors.js'
 import { openApiDocument } from './openapi.js'
@@ -16,35 +9,14 @@ import { fileRoutes } from './routes/files.js'
 import { renderRoutes } from './routes/renders.js'
 import { walletRoutes } from './routes/wallet.js'
 import { aiRoutes } from './routes/ai.js'
-import type { ImageService } from '../../service/images/images.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
-import type { Db } from '../../service/db/db.js'
 import { idempotent } from './idempotent.js'
 import type { InflightRequests } from './inflight.js'
-import type { Idempotency } from '../../service/accounts/idempotency.js'
-import type { WebhookOutbox } from '../../service/webhooks/outbox.js'
-import type { Wallet } from '../../service/billing/wallet.js'
-import type { Webhooks } from '../../service/webhooks/events.js'
 
-/** Everything the routes use, resolved once at start (handlers close over these). */
-export interface AppDeps {
-  config: ServiceConfig
-  db: Db
-  keys: KeyStore
-  jobs: JobStore
-  queue: JobQueue
-  worker: RenderWorker
-  renderer: Compositor
-  billing: Billing
-  events: JobEvents
-  storage: Storage
-  wallet: Wallet
-  webhooks: Webhooks
-  outbox: WebhookOutbox
-  idempotency: Idempotency
-  images: ImageService
+/** Everything the routes use: the composed application's services (handlers close over these), plus HTTP extras. */
+export interface AppDeps extends Omit<Application, 'start' | 'stop' | 'close'> {
   /** More route modules. */
   extraRoutes?: RouteSpec[]
   /** Counts requests in flight (the service waits for them before closing its database). */
@@ -66,7 +38,7 @@ export function createApp(deps: AppDeps): H3 {
   const routes: RouteSpec[] = [
     ...renderRoutes(deps),
     ...fileRoutes(deps.storage),
-    ...webhookRoutes({ ...deps, bodyLimit, network: deps.config.network }),
+    ...webhookRoutes({ ...deps, bodyLimit }),
     ...walletRoutes({ ...deps, bodyLimit }),
     ...aiRoutes({ ...deps, bodyLimit }),
     ...keyRoutes({ ...deps, bodyLimit }),

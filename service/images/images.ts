@@ -8,13 +8,13 @@ import { workDir } from '../config.js'
 import { nowIso, type Db } from '../db/db.js'
 import { ServiceError } from '../errors.js'
 import { publicText } from '../public-text.js'
-import { ImageRequestSchema, type ImageRequestInput } from './image-request.js'
+import { BatchRequestSchema, ImageRequestSchema, type ImageRequestInput } from './image-request.js'
 import type { Principal } from '../accounts/keys.js'
 import type { Pricing } from '../billing/pricing.js'
 import type { RateLimiter } from '../accounts/rate-limit.js'
 import type { ImageRecord } from '../api-types.js'
 import { materialize, type Storage } from '../storage/storage.js'
-import { checkObject, describeIssues } from '../validate.js'
+import { checkObject, describeIssues, parseBody } from '../validate.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { Webhooks } from '../webhooks/events.js'
 import { fileUrl } from '../config.js'
@@ -48,6 +48,11 @@ export class ImageService {
   /** Parses a request against the seed's model rules (400 naming each field). */
   parse(input: unknown, prefix = ''): ImageRequestInput {
     return this.parseAll([input], () => prefix)[0]!
+  }
+
+  /** `{ requests: [...] }`: the batch's shape (at most 20), then every item against the model rules. */
+  parseBatch(input: unknown): ImageRequestInput[] {
+    return this.parseAll(parseBody(BatchRequestSchema, input).requests)
   }
 
   /** A batch's requests: every bad item's issues in one 400 (`requests[i].field`), not only the first's. */

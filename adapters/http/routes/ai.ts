@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { ServiceError } from '../../../service/errors.js'
 import { BatchRequestSchema, ImageRequestSchema } from '../../../service/images/image-request.js'
 import type { ImageService } from '../../../service/images/images.js'
-import { parseBody, readJson } from '../body.js'
+import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
@@ -39,8 +39,7 @@ export function aiRoutes(d: { images: ImageService; bodyLimit: number }) {
       body: BatchRequestSchema,
       responses: { 202: { description: 'accepted', schema: v.object({ batchId: v.string() }) }, 400: err, 402: err },
       handler: async (event, p) => {
-        const { requests } = parseBody(BatchRequestSchema, await readJson(event, d.bodyLimit))
-        const parsed = d.images.parseAll(requests)
+        const parsed = d.images.parseBatch(await readJson(event, d.bodyLimit))
         event.res.status = 202
         return { batchId: await d.images.submitBatch(p, parsed) }
       },

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { ServiceError } from '../../../service/errors.js'
+import { createKey, revokeKey } from '../../../service/accounts/key-admin.js'
 import type { KeyRecord, KeyStore } from '../../../service/accounts/keys.js'
 import { parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
@@ -46,8 +46,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 404: err },
       handler: async (event) => {
         const body = parseBody(CreateKeySchema, await readJson(event, d.bodyLimit))
-        if (body.account_id && !(await d.keys.list(body.account_id)).length) throw new ServiceError('E_NOT_FOUND', `no account ${body.account_id}`)
-        const { key, record, signingSecret } = await d.keys.create({ sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
+        const { key, record, signingSecret } = await createKey(d.keys, { sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })
         event.res.status = 201
         return { ...toKey(record), key, ...(signingSecret ? { signing_secret: signingSecret } : {}) }
       },
@@ -59,14 +58,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       live: 'revoke keys',
       summary: 'Revoke a key (admin keys only); it stops working at once',
       responses: { 200: { description: 'the revoked key', schema: KeySchema }, 404: err, 409: err },
-      handler: async (event, p) => {
-        const id = event.context.params?.id ?? ''
-        const found = (await d.keys.list()).find((k) => k.keyId === id)
-        if (!found) throw new ServiceError('E_NOT_FOUND', `no key ${id}`)
-        if (found.keyId === p.keyId) throw new ServiceError('E_CONFLICT', 'a key cannot revoke itself (use another admin key)')
-        if (!(await d.keys.revoke(id))) throw new ServiceError('E_CONFLICT', `key ${id} is already revoked`)
-        return toKey((await d.keys.list()).find((k) => k.keyId === id)!)
-      },
+      handler: async (event, p) => toKey(await revokeKey(d.keys, p, event.context.params?.id ?? '')),
     },
   ])
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { num } from '../../../core/index.js'
 import { ServiceError } from '../../../service/errors.js'
 import type { KeyStore } from '../../../service/accounts/keys.js'
+import { depositCredits } from '../../../service/billing/deposit.js'
 import type { Wallet } from '../../../service/billing/wallet.js'
 import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
@@ -59,10 +60,9 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       responses: { 201: { description: 'the wallet after the deposit', schema: WalletSchema }, 400: err },
       handler: async (event, p) => {
         const body = parseBody(DepositSchema, await readJson(event, d.bodyLimit))
-        const account = body.account_id ?? p.accountId
-        if (!(await d.keys.list(account)).length) throw new ServiceError('E_NOT_FOUND', `no account ${account}`)
+        const wallet = await depositCredits(d, body.account_id ?? p.accountId, body.amount, body.note)
         event.res.status = 201
-        return await d.wallet.deposit(account, body.amount, body.note)
+        return wallet
       },
     },
     {

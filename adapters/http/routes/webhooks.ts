@@ -1,10 +1,9 @@
 import * as v from 'valibot'
-import type { NetworkPolicy } from '../../../plugins/index.js'
 import { ServiceError } from '../../../service/errors.js'
 import { DELIVERY_STATUSES } from '../../../service/api-types.js'
 import type { WebhookOutbox } from '../../../service/webhooks/outbox.js'
 import { WebhookConfigSchema, type Webhooks } from '../../../service/webhooks/events.js'
-import { checkTargetUrl, parseBody, readJson } from '../body.js'
+import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
@@ -19,7 +18,7 @@ const DeliverySchema = v.object({
 const err = { description: 'error', schema: ErrorBodySchema }
 
 /** The global webhook, the signing secret of callbacks, and the delivery log with replay. */
-export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number; network: NetworkPolicy }) {
+export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bodyLimit: number }) {
   return defineRoutes([
     {
       method: 'put',
@@ -32,7 +31,6 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
       responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err },
       handler: async (event, p) => {
         const body = parseBody(WebhookConfigSchema, await readJson(event, d.bodyLimit))
-        await checkTargetUrl('url', body.url, d.network)
         await d.webhooks.set(p.accountId, body)
         return await d.webhooks.shown(p.accountId)
       },
