@@ -17,7 +17,18 @@ export type { Issue, RenderErrorCode, Warning } from './core/index.js'
 // Plugins: helpers that type a plugin object, and the plugin contracts
 export { defineAssetPlugin, defineEffectPlugin, defineLoaderPlugin, defineOutputPlugin, defineProviderPlugin, defineTransitionPlugin } from './core/index.js'
 export { defineGlslTransition, type GlslTransitionOptions } from './plugins/index.js'
-export type { AssetPlugin, EffectPlugin, FilterPlugin, FitPlugin, LoaderPlugin, OutputPlugin, Plugin, PluginKind, ProviderPlugin, TransitionPlugin } from './core/index.js'
+export type {
+  AssetPlugin,
+  EffectPlugin,
+  FilterPlugin,
+  FitPlugin,
+  LoaderPlugin,
+  OutputPlugin,
+  Plugin,
+  PluginKind,
+  ProviderPlugin,
+  TransitionPlugin,
+} from './core/index.js'
 
 // AI image providers (vendor wire APIs) and the free local generator
 export { automatic1111Provider, bflProvider, openaiProvider, sandboxProvider, stabilityProvider } from './plugins/index.js'

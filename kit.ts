@@ -4,14 +4,39 @@
 
 // Contracts a plugin's hooks receive and return
 export type {
-  AudioMix, CompiledMotion, EffectContext, FrameSink, FrameSource, GeneratedImage, ImageRequest, LayerState, LoadContext,
-  OutputResult, OutputSpec, PluginOf, PrepareContext, PreparedAsset, Size, TransitionContext,
+  AudioMix,
+  CompiledMotion,
+  EffectContext,
+  FrameSink,
+  FrameSource,
+  GeneratedImage,
+  ImageRequest,
+  LayerState,
+  LoadContext,
+  OutputResult,
+  OutputSpec,
+  PluginOf,
+  PrepareContext,
+  PreparedAsset,
+  Size,
+  TransitionContext,
 } from './core/index.js'
 export type { AudioSource, Gpu, Texture, FontBook, FontFace, ImageGenerator } from './core/index.js'
 
 // A renderer from parts
 export { createCompositor, createRegistry, type CompositorOptions, type Registry } from './core/index.js'
-export { builtinAssets, builtinEffects, builtinFilters, builtinFits, builtinFonts, builtinLoaders, builtinOutputs, builtinPlugins, builtinTransitions, DEFAULT_FONT } from './plugins/index.js'
+export {
+  builtinAssets,
+  builtinEffects,
+  builtinFilters,
+  builtinFits,
+  builtinFonts,
+  builtinLoaders,
+  builtinOutputs,
+  builtinPlugins,
+  builtinTransitions,
+  DEFAULT_FONT,
+} from './plugins/index.js'
 export type { BuiltinOptions, FilePolicy, NetworkPolicy } from './plugins/index.js'
 
 // Errors a plugin throws

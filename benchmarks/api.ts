@@ -21,7 +21,17 @@ await new Promise<void>((resolve) => server.stdout!.on('data', (d) => /listening
 const base = `http://127.0.0.1:${port}`
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
 const edit = JSON.stringify({
-  timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: 'Hello', style: 'minimal' }, start: 0, length: 5, transition: { in: 'fade' } }, { asset: { type: 'image', src: 'https://example.com/a.jpg' }, start: 5, length: 5, effect: 'zoomIn' }] }] },
+  timeline: {
+    background: '#000000',
+    tracks: [
+      {
+        clips: [
+          { asset: { type: 'title', text: 'Hello', style: 'minimal' }, start: 0, length: 5, transition: { in: 'fade' } },
+          { asset: { type: 'image', src: 'https://example.com/a.jpg' }, start: 5, length: 5, effect: 'zoomIn' },
+        ],
+      },
+    ],
+  },
   output: { format: 'mp4', resolution: 'hd' },
 })
 const first = (await (await fetch(`${base}/v1/render`, { method: 'POST', headers, body: edit })).json()) as { jobId?: string }
@@ -30,7 +40,9 @@ if (!first.jobId) throw new Error(`the first submission failed: ${JSON.stringify
 async function run(title: string, opts: autocannon.Options, goal: { rps: number; p99: number }) {
   const r = await autocannon({ duration: 10, connections: 32, pipelining: 1, ...opts })
   const ok = r.non2xx === 0 && r.errors === 0
-  console.log(`${title}: ${r.requests.average.toFixed(0)} req/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${ok ? '' : ` (non-2xx ${r.non2xx}, errors ${r.errors})`}`)
+  console.log(
+    `${title}: ${r.requests.average.toFixed(0)} req/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${ok ? '' : ` (non-2xx ${r.non2xx}, errors ${r.errors})`}`,
+  )
   console.log(`  goal ≥ ${goal.rps} req/s and p99 < ${goal.p99} ms: ${r.requests.average >= goal.rps && r.latency.p99 < goal.p99 ? 'met' : 'NOT met'}`)
 }
 

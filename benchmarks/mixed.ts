@@ -21,15 +21,66 @@ async function mixedMedia(dir: string, seconds: number, second: SecondVideo) {
   const videos = [join(dir, 'video-a.mp4'), join(dir, SECOND[second].file)]
   const sources = ['testsrc2=s=1920x1080:r=30:d=16', SECOND[second].lavfi]
   for (const [i, v] of videos.entries()) {
-    if (!existsSync(v)) await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', sources[i]!, '-f', 'lavfi', '-i', `sine=frequency=${330 + 110 * i}:duration=16`, '-t', '16', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', v])
+    if (!existsSync(v))
+      await runFfmpeg([
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        sources[i]!,
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${330 + 110 * i}:duration=16`,
+        '-t',
+        '16',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '20',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-shortest',
+        v,
+      ])
   }
   const music = join(dir, `music-${seconds}.m4a`)
-  if (!existsSync(music)) await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.05:duration=${seconds}`, '-filter_complex', 'amix=inputs=2', '-c:a', 'aac', music])
+  if (!existsSync(music))
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=220:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `anoisesrc=color=pink:amplitude=0.05:duration=${seconds}`,
+      '-filter_complex',
+      'amix=inputs=2',
+      '-c:a',
+      'aac',
+      music,
+    ])
   return { images: [...images, images[0]!], videos, music }
 }
 
 const title = (text: string, start: number) => ({
-  asset: { type: 'html', html: `<p>${text}</p>`, css: "p { font-family: 'Montserrat ExtraBold'; color: #ffffff; font-size: 64px; text-align: center; text-shadow: 2px 2px 8px #000000; }", width: 1400, height: 300 },
+  asset: {
+    type: 'html',
+    html: `<p>${text}</p>`,
+    css: "p { font-family: 'Montserrat ExtraBold'; color: #ffffff; font-size: 64px; text-align: center; text-shadow: 2px 2px 8px #000000; }",
+    width: 1400,
+    height: 300,
+  },
   start,
   length: 5,
   transition: { in: 'fade', out: 'fade' },
@@ -45,7 +96,14 @@ export async function mixedEdit(dir: string, minutes: number, second: SecondVide
   const titles: object[] = []
   for (let m = 0; m < minutes; m++) {
     const t0 = m * 60
-    const seq: [string, string, number][] = [['video', videos[0]!, 15], ['image', images[0]!, 7.5], ['image', images[1]!, 7.5], ['video', videos[1]!, 15], ['image', images[2]!, 7.5], ['image', images[3]!, 7.5]]
+    const seq: [string, string, number][] = [
+      ['video', videos[0]!, 15],
+      ['image', images[0]!, 7.5],
+      ['image', images[1]!, 7.5],
+      ['video', videos[1]!, 15],
+      ['image', images[2]!, 7.5],
+      ['image', images[3]!, 7.5],
+    ]
     let t = t0
     for (const [type, src, length] of seq) {
       media.push({ asset: type === 'video' ? { type, src, volume: 0.3 } : { type, src }, start: t, length, transition: { in: 'fade', out: 'fade' } })

@@ -28,8 +28,12 @@ async function slideshow(label: string, resolution: 'hd' | '1080', size: { width
   const refFrames = (await probe(join(work, `ref-${resolution}.mp4`), { countFrames: true })).streams[0]!.frames!
   const ratio = result.renderMs / ref.wallMs
   console.log(`\n${label}`)
-  console.log(`  reelforge  render ${(result.renderMs / 1000).toFixed(2)} s (process ${(ours.wallMs / 1000).toFixed(2)} s)  ${(frames / (result.renderMs / 1000)).toFixed(1)} frames/s  peak tree RSS ${mb(ours.peakRss)}  frames ${frames} (composited ${result.drawn})`)
-  console.log(`  ffmpeg     ${(ref.wallMs / 1000).toFixed(2)} s  ${(refFrames / (ref.wallMs / 1000)).toFixed(1)} frames/s  peak tree RSS ${mb(ref.peakRss)}  frames ${refFrames}`)
+  console.log(
+    `  reelforge  render ${(result.renderMs / 1000).toFixed(2)} s (process ${(ours.wallMs / 1000).toFixed(2)} s)  ${(frames / (result.renderMs / 1000)).toFixed(1)} frames/s  peak tree RSS ${mb(ours.peakRss)}  frames ${frames} (composited ${result.drawn})`,
+  )
+  console.log(
+    `  ffmpeg     ${(ref.wallMs / 1000).toFixed(2)} s  ${(refFrames / (ref.wallMs / 1000)).toFixed(1)} frames/s  peak tree RSS ${mb(ref.peakRss)}  frames ${refFrames}`,
+  )
   console.log(`  ratio      ${ratio.toFixed(2)}x the filtergraph (target ≤ 1.5, goal ≤ 1.15)`)
   return { label, ratio, ours: result.renderMs, ref: ref.wallMs, rss: ours.peakRss }
 }
@@ -42,10 +46,16 @@ async function timed(label: string, edit: object, name: string) {
   const run = await measure(process.execPath, [join(here, 'render-child.mjs'), editFile, join(work, `${name}.mp4`), here], { env })
   const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
   console.log(`\n${label}`)
-  console.log(`  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`)
+  console.log(
+    `  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`,
+  )
   console.log(`  peak RSS per kind of process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
-  console.log(`  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}; peak tree PSS (shared libraries counted once) ${mb(run.peakPss)}`)
-  console.log(`  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${(2 * run.wallMs / 1000).toFixed(0)} on 2 cores)`)
+  console.log(
+    `  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}; peak tree PSS (shared libraries counted once) ${mb(run.peakPss)}`,
+  )
+  console.log(
+    `  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${((2 * run.wallMs) / 1000).toFixed(0)} on 2 cores)`,
+  )
   return run.peakRss
 }
 
@@ -57,7 +67,7 @@ if (!only || only === 'slideshow') {
 if (!only || only === 'mixed' || only === 'mixed-60s') {
   const one = await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s')
   if (only === 'mixed-60s') process.exit(0)
-  await timed('worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway\'s life)', await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise')
+  await timed("worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway's life)", await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise')
   const ten = await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min')
   console.log(`  peak RSS 10 min / 60 s: ${(ten / one).toFixed(2)} (flat means ≤ 1.10)`)
 }

@@ -19,8 +19,12 @@ const mb = (b: number) => `${Math.round(b / 1e6)} MB`
 
 const results: Record<number, number> = {}
 for (const segments of [1, 2]) {
-  const run = await measure(process.execPath, [cli, 'render', file, '-o', join(work, `segments-${segments}.mp4`), '--segments', String(segments), '--quiet'], { env })
+  const run = await measure(process.execPath, [cli, 'render', file, '-o', join(work, `segments-${segments}.mp4`), '--segments', String(segments), '--quiet'], {
+    env,
+  })
   results[segments] = run.wallMs
-  console.log(`${segments} segment${segments === 1 ? '' : 's'}: ${(run.wallMs / 1000).toFixed(1)} s wall, peak tree RSS ${mb(run.peakRss)}\n${run.stdout.trim()}`)
+  console.log(
+    `${segments} segment${segments === 1 ? '' : 's'}: ${(run.wallMs / 1000).toFixed(1)} s wall, peak tree RSS ${mb(run.peakRss)}\n${run.stdout.trim()}`,
+  )
 }
 console.log(`\n2 segments / 1: ${(results[2]! / results[1]!).toFixed(2)}x the wall time (${(results[1]! / results[2]!).toFixed(2)}x faster)`)

@@ -36,13 +36,14 @@ function start(args: string[], extraEnv: Record<string, string>, ready: RegExp):
     const timer = setTimeout(() => reject(new Error(`${args[0]} did not start: ${out}`)), 30_000)
     const read = (d: Buffer) => {
       out += d
-      if (ready.test(out)) (clearTimeout(timer), resolve(child))
+      if (ready.test(out)) clearTimeout(timer), resolve(child)
     }
     child.stdout!.on('data', read)
     child.stderr!.on('data', read)
   })
 }
-const stop = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGKILL'))))
+const stop = (c: ChildProcess) =>
+  new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGKILL'))))
 
 async function run(workers: number): Promise<number> {
   const redis = new Redis(redisUrl)
@@ -57,7 +58,9 @@ async function run(workers: number): Promise<number> {
   try {
     for (let i = 0; i < workers; i++) procs.push(await start(['worker', '--data', data], {}, /reelforge worker \d+ ready/))
     const api = (method: string, path: string, body?: string) =>
-      fetch(`http://127.0.0.1:${port}${path}`, { method, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json() as Promise<any>)
+      fetch(`http://127.0.0.1:${port}${path}`, { method, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then(
+        (r) => r.json() as Promise<any>,
+      )
     const started = performance.now()
     const { jobId } = await api('POST', '/v1/render', json)
     for (;;) {
@@ -65,7 +68,9 @@ async function run(workers: number): Promise<number> {
       if (s.status === 'FAILED') throw new Error(`render failed: ${s.error}`)
       if (s.status === 'COMPLETE') {
         const wall = performance.now() - started
-        console.log(`${workers} worker${workers === 1 ? '' : 's'}${workers > 1 ? ` (${workers} segments)` : ''}: ${(wall / 1000).toFixed(1)} s from submission to COMPLETE (${s.duration} s of video)`)
+        console.log(
+          `${workers} worker${workers === 1 ? '' : 's'}${workers > 1 ? ` (${workers} segments)` : ''}: ${(wall / 1000).toFixed(1)} s from submission to COMPLETE (${s.duration} s of video)`,
+        )
         return wall
       }
       await new Promise((r) => setTimeout(r, 200))

@@ -88,6 +88,8 @@ export interface RenderOptions {
   baseDir?: string
   /** Who the render is for, handed to `generateImage` (the service passes the job's principal). */
   owner?: unknown
+  /** This render's `offset.y` sign, over the compositor's `yAxis` (a service renders edits of both conventions). */
+  yAxis?: 'down' | 'up'
 }
 
 export interface RenderResult {
@@ -116,7 +118,7 @@ export interface Compositor {
   /** Validates an edit without rendering; throws `E_TIMELINE_INVALID` listing every issue. */
   validate(edit: unknown): { edit: ValidEdit; warnings: Warning[] }
   /** Validates and resolves an edit into a plan (fetches assets, compiles shaders). Call `plan.dispose()`. */
-  plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown }): Promise<RenderPlan>
+  plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown; yAxis?: 'down' | 'up' }): Promise<RenderPlan>
   /** Renders an edit to `opts.out`. */
   render(edit: Edit, opts: RenderOptions): Promise<RenderResult>
 }
@@ -147,7 +149,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
       return createPlan(edit, warnings, {
         registry,
         fonts: fonts.fork(),
-        yAxis: options.yAxis ?? 'down',
+        yAxis: opts.yAxis ?? options.yAxis ?? 'down',
         load: loadOptions(opts.baseDir),
         signal: opts.signal ?? new AbortController().signal,
         concurrency: options.concurrency ?? 4,
@@ -160,43 +162,62 @@ export function createCompositor(options: CompositorOptions): Compositor {
       if (signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
       const report = opts.onProgress
       report?.({ stage: 'fetching', progress: 0, frame: 0, frames: 0, fps: 0, etaMs: 0 })
-      const plan = await atCrashSite({ stage: 'fetching' }, () => compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner }))
+      const plan = await atCrashSite({ stage: 'fetching' }, () =>
+        compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner, yAxis: opts.yAxis }),
+      )
       const out = resolve(opts.out)
       let sink: FrameSink | undefined
       try {
         const picture = plan.scaleTo ?? plan.frame
-        await opts.onPlanned?.({ duration: plan.duration, timelineDuration: plan.timelineDuration, frames: plan.frames, fps: plan.fps, width: picture.width, height: picture.height })
+        await opts.onPlanned?.({
+          duration: plan.duration,
+          timelineDuration: plan.timelineDuration,
+          frames: plan.frames,
+          fps: plan.fps,
+          width: picture.width,
+          height: picture.height,
+        })
         await mkdir(dirname(out), { recursive: true })
         const output = plan.edit.output
         if (plan.output.takes === 'audio' && !plan.audio) {
-          throw new RenderError('E_OUTPUT_FAILED', `output.format "${plan.format}" needs sound, but the timeline has none${output.mute ? ' (output.mute is set)' : ''}`, { path: 'output.format' })
+          throw new RenderError(
+            'E_OUTPUT_FAILED',
+            `output.format "${plan.format}" needs sound, but the timeline has none${output.mute ? ' (output.mute is set)' : ''}`,
+            { path: 'output.format' },
+          )
         }
         // The encoder's callbacks (its process and pipe events) belong to the encoding stage.
-        sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () => callHook(plan.output, 'open', 'output', () => plan.output.open({
-          path: out,
-          width: plan.frame.width,
-          height: plan.frame.height,
-          scaleTo: plan.scaleTo,
-          fps: plan.fps,
-          fpsRational: plan.fpsRational,
-          frames: plan.frames,
-          duration: plan.duration,
-          quality: output.quality,
-          repeat: output.repeat,
-          audio: plan.audio,
-          signal,
-        })))
+        sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () =>
+          callHook(plan.output, 'open', 'output', () =>
+            plan.output.open({
+              path: out,
+              width: plan.frame.width,
+              height: plan.frame.height,
+              scaleTo: plan.scaleTo,
+              fps: plan.fps,
+              fpsRational: plan.fpsRational,
+              frames: plan.frames,
+              duration: plan.duration,
+              quality: output.quality,
+              repeat: output.repeat,
+              audio: plan.audio,
+              signal,
+            }),
+          ),
+        )
         const captures = createCaptures(plan, out)
         // Fetching is ~5 % of a render, compositing+encoding ~90 %, the encoder's tail the rest.
-        const loop = plan.output.takes === 'audio'
-          ? { drawn: 0 }
-          : await atCrashSite({ stage: 'rendering' }, () =>
-              renderFrames(plan, sink!, {
-                signal,
-                onFrame: captures.onFrame,
-                onProgress: (p) => report?.({ stage: 'rendering', progress: 0.05 + 0.9 * (p.frame / p.frames), frame: p.frame, frames: p.frames, fps: p.fps, etaMs: p.etaMs }),
-              }),
-            )
+        const loop =
+          plan.output.takes === 'audio'
+            ? { drawn: 0 }
+            : await atCrashSite({ stage: 'rendering' }, () =>
+                renderFrames(plan, sink!, {
+                  signal,
+                  onFrame: captures.onFrame,
+                  onProgress: (p) =>
+                    report?.({ stage: 'rendering', progress: 0.05 + 0.9 * (p.frame / p.frames), frame: p.frame, frames: p.frames, fps: p.fps, etaMs: p.etaMs }),
+                }),
+              )
         report?.({ stage: 'encoding', progress: 0.95, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
         const written = await callHook(plan.output, 'close', 'output', () => sink!.close())
         const stills = await captures.write()
@@ -217,7 +238,8 @@ export function createCompositor(options: CompositorOptions): Compositor {
       } catch (e) {
         sink?.abort()
         if (!sink) await removePartial(out)
-        if (signal.aborted && !(e instanceof RenderError && e.code === 'E_CANCELLED')) throw new RenderError('E_CANCELLED', 'render cancelled', undefined, { cause: e })
+        if (signal.aborted && !(e instanceof RenderError && e.code === 'E_CANCELLED'))
+          throw new RenderError('E_CANCELLED', 'render cancelled', undefined, { cause: e })
         throw e
       } finally {
         await plan.dispose()
@@ -231,7 +253,12 @@ export function createCompositor(options: CompositorOptions): Compositor {
 function defaultGenerator(registry: Registry): ImageGenerator {
   return async (request, ctx) => {
     const provider = registry.list('provider').find((p) => p.models.includes(request.model))
-    if (!provider) throw new RenderError('E_PLUGIN_NOT_FOUND', `${ctx.path}: no image provider serves model "${request.model}"; providers: ${registry.names('provider').join(', ') || '(none)'}`, { path: ctx.path })
+    if (!provider)
+      throw new RenderError(
+        'E_PLUGIN_NOT_FOUND',
+        `${ctx.path}: no image provider serves model "${request.model}"; providers: ${registry.names('provider').join(', ') || '(none)'}`,
+        { path: ctx.path },
+      )
     const image = await callHook(provider, 'generate', ctx.path, () => provider.generate(request, { signal: ctx.signal }))
     const file = join(ctx.tmpDir, `ai-${randomUUID()}.${image.mime === 'image/jpeg' ? 'jpg' : image.mime === 'image/webp' ? 'webp' : 'png'}`)
     await writeFile(file, image.data)

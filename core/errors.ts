@@ -67,5 +67,10 @@ export function invalidTimeline(all: Issue[]): RenderError {
 export function pluginError(kind: string, name: string, hook: string, error: unknown, path?: string): RenderError {
   if (error instanceof RenderError) return error
   const message = error instanceof Error ? error.message : String(error)
-  return new RenderError('E_PLUGIN_FAILED', `${path ? `${path}: ` : ''}[${kind}:${name}] ${hook}: ${message}`, { path, plugin: `${kind}:${name}` }, { cause: error })
+  return new RenderError(
+    'E_PLUGIN_FAILED',
+    `${path ? `${path}: ` : ''}[${kind}:${name}] ${hook}: ${message}`,
+    { path, plugin: `${kind}:${name}` },
+    { cause: error },
+  )
 }

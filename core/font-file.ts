@@ -40,7 +40,9 @@ function tableReader(buf: Buffer): TableReader {
       for (let i = 0; i < count; i++) {
         const o = 44 + i * 20
         if (buf.toString('latin1', o, o + 4) !== tag) continue
-        const offset = buf.readUInt32BE(o + 4), compLength = buf.readUInt32BE(o + 8), origLength = buf.readUInt32BE(o + 12)
+        const offset = buf.readUInt32BE(o + 4),
+          compLength = buf.readUInt32BE(o + 8),
+          origLength = buf.readUInt32BE(o + 12)
         const data = buf.subarray(offset, offset + compLength)
         return compLength < origLength ? inflateSync(data) : data
       }
@@ -61,13 +63,17 @@ function tableReader(buf: Buffer): TableReader {
 
 /** name table → id → string, preferring Windows/Unicode English records. */
 function readNames(t: Buffer): Map<number, string> {
-  const count = t.readUInt16BE(2), strings = t.readUInt16BE(4)
+  const count = t.readUInt16BE(2),
+    strings = t.readUInt16BE(4)
   const out = new Map<number, string>()
   const rank = new Map<number, number>()
   for (let i = 0; i < count; i++) {
     const o = 6 + i * 12
-    const platform = t.readUInt16BE(o), language = t.readUInt16BE(o + 4), id = t.readUInt16BE(o + 6)
-    const length = t.readUInt16BE(o + 8), offset = t.readUInt16BE(o + 10)
+    const platform = t.readUInt16BE(o),
+      language = t.readUInt16BE(o + 4),
+      id = t.readUInt16BE(o + 6)
+    const length = t.readUInt16BE(o + 8),
+      offset = t.readUInt16BE(o + 10)
     const raw = t.subarray(strings + offset, strings + offset + length)
     const utf16 = platform === 0 || platform === 3
     const score = platform === 3 && language === 0x409 ? 3 : platform === 0 ? 2 : platform === 1 && language === 0 ? 1 : 0
@@ -75,7 +81,7 @@ function readNames(t: Buffer): Map<number, string> {
     let text = ''
     if (utf16) for (let j = 0; j + 1 < raw.length; j += 2) text += String.fromCharCode(raw.readUInt16BE(j))
     else text = raw.toString('latin1')
-    if (text.trim()) (out.set(id, text.trim()), rank.set(id, score))
+    if (text.trim()) out.set(id, text.trim()), rank.set(id, score)
   }
   return out
 }

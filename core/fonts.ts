@@ -19,8 +19,22 @@ export interface FontBook {
 }
 
 const WEIGHT_WORDS: Record<string, number> = {
-  thin: 100, hairline: 100, extralight: 200, ultralight: 200, light: 300, regular: 400, normal: 400, book: 400,
-  medium: 500, semibold: 600, demibold: 600, bold: 700, extrabold: 800, ultrabold: 800, black: 900, heavy: 900,
+  thin: 100,
+  hairline: 100,
+  extralight: 200,
+  ultralight: 200,
+  light: 300,
+  regular: 400,
+  normal: 400,
+  book: 400,
+  medium: 500,
+  semibold: 600,
+  demibold: 600,
+  bold: 700,
+  extrabold: 800,
+  ultrabold: 800,
+  black: 900,
+  heavy: 900,
 }
 
 /** Family names compare without case, spaces, dashes or quotes: "Open Sans" = "OpenSans" = "open-sans". */
@@ -28,7 +42,10 @@ export const familyKey = (family: string) => family.toLowerCase().replace(/["'\s
 
 /** Splits a weight-named family ("Montserrat ExtraBold") into family and weight. */
 export function splitWeightName(family: string): { family: string; weight?: number } {
-  const m = /^(.*?)[\s-]+(thin|hairline|extra\s*light|ultra\s*light|light|regular|normal|book|medium|semi\s*bold|demi\s*bold|bold|extra\s*bold|ultra\s*bold|black|heavy)$/i.exec(family.trim())
+  const m =
+    /^(.*?)[\s-]+(thin|hairline|extra\s*light|ultra\s*light|light|regular|normal|book|medium|semi\s*bold|demi\s*bold|bold|extra\s*bold|ultra\s*bold|black|heavy)$/i.exec(
+      family.trim(),
+    )
   if (!m) return { family }
   return { family: m[1]!, weight: WEIGHT_WORDS[m[2]!.toLowerCase().replace(/\s/g, '')] }
 }

@@ -5,7 +5,10 @@ import type { FontBook } from './fonts.js'
 import type { LAYER_STATE } from './render/layer-state.js'
 
 /** Pixel dimensions. */
-export interface Size { width: number; height: number }
+export interface Size {
+  width: number
+  height: number
+}
 
 interface Base<K extends string> {
   kind: K

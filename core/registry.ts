@@ -18,7 +18,8 @@ export function createRegistry(plugins: readonly Plugin[]): Registry {
   for (const plugin of plugins) {
     const map = maps.get(plugin.kind)
     if (!map) throw new RenderError('E_PLUGIN_FAILED', `unknown plugin kind "${plugin.kind}" (plugin "${plugin.name}"); kinds: ${KINDS.join(', ')}`)
-    if (map.has(plugin.name)) throw new RenderError('E_PLUGIN_DUPLICATE', `duplicate ${plugin.kind} plugin "${plugin.name}"`, { plugin: `${plugin.kind}:${plugin.name}` })
+    if (map.has(plugin.name))
+      throw new RenderError('E_PLUGIN_DUPLICATE', `duplicate ${plugin.kind} plugin "${plugin.name}"`, { plugin: `${plugin.kind}:${plugin.name}` })
     map.set(plugin.name, plugin)
   }
   const registry: Registry = {
@@ -27,7 +28,12 @@ export function createRegistry(plugins: readonly Plugin[]): Registry {
       const found = registry.find(kind, name)
       if (found) return found
       const known = registry.names(kind)
-      throw new RenderError('E_PLUGIN_NOT_FOUND', `${path ? `${path}: ` : ''}no ${kind} plugin "${name}"; known: ${known.join(', ') || '(none)'}`, { path, kind, name, known })
+      throw new RenderError('E_PLUGIN_NOT_FOUND', `${path ? `${path}: ` : ''}no ${kind} plugin "${name}"; known: ${known.join(', ') || '(none)'}`, {
+        path,
+        kind,
+        name,
+        known,
+      })
     },
     list: (kind) => [...maps.get(kind)!.values()] as never,
     names: (kind) => [...maps.get(kind)!.keys()].sort(),

@@ -19,6 +19,9 @@ export function createRenderer(options: RendererOptions = {}): Compositor {
     fallbackFont: DEFAULT_FONT,
     ...options,
     fonts: [...builtinFonts, ...(options.fonts ?? [])],
-    plugins: [...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files }), ...(options.plugins ?? [])],
+    plugins: [
+      ...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files }),
+      ...(options.plugins ?? []),
+    ],
   })
 }

@@ -24,8 +24,20 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
   const providers = opts.providers ?? providersFromConfig()
   // Models no configured provider serves are answered by the sandbox generator.
   const served = new Set(providers.flatMap((p) => p.models))
-  const sandbox = sandboxProvider.models.every((m) => served.has(m)) ? [] : [{ ...sandboxProvider, models: sandboxProvider.models.filter((m) => !served.has(m)) }]
-  return [...builtinAssets, ...builtinFits, ...builtinTransitions, ...builtinEffects, ...builtinFilters, ...builtinOutputs, ...builtinLoaders({ network: opts.network, ...opts.http }, opts.files), ...providers, ...sandbox] as Plugin[]
+  const sandbox = sandboxProvider.models.every((m) => served.has(m))
+    ? []
+    : [{ ...sandboxProvider, models: sandboxProvider.models.filter((m) => !served.has(m)) }]
+  return [
+    ...builtinAssets,
+    ...builtinFits,
+    ...builtinTransitions,
+    ...builtinEffects,
+    ...builtinFilters,
+    ...builtinOutputs,
+    ...builtinLoaders({ network: opts.network, ...opts.http }, opts.files),
+    ...providers,
+    ...sandbox,
+  ] as Plugin[]
 }
 
 export { builtinFonts, DEFAULT_FONT } from './lib/fonts/builtin.js'

@@ -6,12 +6,13 @@
 // (`node scripts/run-tests.mjs render` — uvu's dir and pattern) run just that, on SQLite.
 import { spawn } from 'node:child_process'
 
-const passes = process.argv.length > 2
-  ? [{ name: 'selected', args: process.argv.slice(2), env: {} }]
-  : [
-      { name: 'SQLite store: everything', args: [], env: {} },
-      { name: 'PostgreSQL store: the /v1 service suite', args: ['test/adapters/http'], env: { REELFORGE_TEST_STORE: 'postgres' } },
-    ]
+const passes =
+  process.argv.length > 2
+    ? [{ name: 'selected', args: process.argv.slice(2), env: {} }]
+    : [
+        { name: 'SQLite store: everything', args: [], env: {} },
+        { name: 'PostgreSQL store: the /v1 service suite', args: ['test/adapters/http'], env: { REELFORGE_TEST_STORE: 'postgres' } },
+      ]
 
 let current
 // The suite runs in its own process group (so a leak can be stopped as a whole): pass Ctrl-C on to it.

@@ -1,3 +1,4 @@
+import type { ServedAssets } from './assets/served.js'
 import type { Compositor } from '../core/index.js'
 import type { Idempotency } from './accounts/idempotency.js'
 import type { KeyStore } from './accounts/keys.js'
@@ -13,6 +14,7 @@ import type { JobStore } from './jobs/store.js'
 import type { RenderWorker } from './jobs/worker.js'
 import type { JobQueue } from './queue/queue.js'
 import type { Storage } from './storage/storage.js'
+import type { TemplateStore } from './templates/store.js'
 import { TOKENS } from './tokens.js'
 import type { WebhookOutbox } from './webhooks/outbox.js'
 import type { Webhooks } from './webhooks/events.js'
@@ -37,6 +39,9 @@ export interface Application {
   outbox: WebhookOutbox
   idempotency: Idempotency
   images: ImageService
+  /** Saved templates (service/templates/): per account and environment, rendered through submitJob. */
+  templates: TemplateStore
+  served: ServedAssets
   /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
   start(): Promise<void>
   /** Stops taking work: jobs (waiting up to `graceMs` for running ones), image batches, webhook sends. */
@@ -72,6 +77,8 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     outbox: get<WebhookOutbox>(TOKENS.Outbox),
     idempotency: get<Idempotency>(TOKENS.Idempotency),
     images: get<ImageService>(TOKENS.Images),
+    templates: get<TemplateStore>(TOKENS.Templates),
+    served: get<ServedAssets>(TOKENS.ServedAssets),
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer

@@ -26,6 +26,13 @@ export interface ServiceConfig {
   /** Renders at a time in this process (0 = accept jobs but render none here). */
   concurrency: number
   /**
+   * Which way `offset.y` counts in edits sent to `/v1`: `down` (the seed's, default) or `up` (Shotstack's).
+   * Env `REELFORGE_Y_AXIS`, `serve --y-axis`. Shotstack's own surface always counts up.
+   */
+  yAxis: 'down' | 'up'
+  /** Serves Shotstack's wire protocol beside /v1 (`/edit`, `/serve`, `/ingest`). Env `REELFORGE_SHOTSTACK=1`, `serve --shotstack`. */
+  shotstack: boolean
+  /**
    * Renders of one account at a time, over every server sharing the database (embedded queue; 0 = no cap):
    * its other jobs wait while other accounts' run. Env `REELFORGE_ACCOUNT_CONCURRENCY`.
    */
@@ -113,6 +120,8 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     leaseMs: 15_000,
     maxAttempts: 3,
     cacheDir: join(dataDir, 'cache'),
+    yAxis: yAxisFrom('REELFORGE_Y_AXIS', process.env.REELFORGE_Y_AXIS),
+    shotstack: process.env.REELFORGE_SHOTSTACK === '1' || process.env.REELFORGE_SHOTSTACK === 'true',
     ...overrides,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
     isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
@@ -125,6 +134,13 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
   }
 }
 
+/** `down` or `up` (unset: `down`); anything else stops the start with where it came from. */
+export function yAxisFrom(name: string, value: string | undefined): 'down' | 'up' {
+  if (value === undefined || value === '' || value === 'down') return 'down'
+  if (value === 'up') return 'up'
+  throw new Error(`${name} must be down or up (got ${JSON.stringify(value)})`)
+}
+
 /** A whole-number environment variable (unset: 0); anything else stops the start with its name. */
 function wholeNumber(name: string, value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 0
@@ -134,7 +150,11 @@ function wholeNumber(name: string, value: string | undefined): number {
 }
 
 /** A comma-separated environment variable as a list. */
-const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 export const dbPath = (config: ServiceConfig) => join(config.dataDir, 'reelforge.db')
 /** What `openDatabase` opens: the PostgreSQL URL when one is configured, else the SQLite file. */

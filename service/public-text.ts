@@ -15,7 +15,9 @@ const SERVER_PATH = /(?<![\w:/.~%-])\/(?!(?:v1|edit|serve|ingest|stage|dashboard
  * server log keeps the full text: `log` is called with it when anything was replaced.
  */
 export function publicText(text: string, log?: (full: string) => void): string {
-  const clean = text.replace(FILE_URL, (url) => `file://…/${basename(url)}`).replace(SERVER_PATH, (path) => `…/${basename(path.replace(/[.:]+$/, ''))}${/[.:]+$/.exec(path)?.[0] ?? ''}`)
+  const clean = text
+    .replace(FILE_URL, (url) => `file://…/${basename(url)}`)
+    .replace(SERVER_PATH, (path) => `…/${basename(path.replace(/[.:]+$/, ''))}${/[.:]+$/.exec(path)?.[0] ?? ''}`)
   if (clean !== text) log?.(text)
   return clean
 }

@@ -18,6 +18,10 @@ export const TOKENS = {
   Sender: Symbol('Sender'),
   Idempotency: Symbol('Idempotency'),
   Images: Symbol('Images'),
+  /** Saved templates (`TemplateStore`). */
+  Templates: Symbol('Templates'),
+  /** Finished renders' files as hosted assets (Shotstack's Serve API). */
+  ServedAssets: Symbol('ServedAssets'),
   /** Image vendor providers (`ProviderPlugin[]`). */
   Providers: Symbol('Providers'),
   /** The per-key, per-model image rate limiter. */

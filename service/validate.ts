@@ -18,8 +18,13 @@ export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown):
  * One JSON object against `schema`, its issues' paths under `prefix` (a batch item's `requests[2]`). Anything
  * else is one issue at that path: valibot takes arrays as objects (`["0"]: is not a known field`).
  */
-export function checkObject<S extends v.GenericSchema>(schema: S, input: unknown, prefix = ''): { success: true; output: v.InferOutput<S> } | { success: false; issues: Issue[] } {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return { success: false, issues: [{ path: prefix, message: `must be a JSON object, got ${show(input)}` }] }
+export function checkObject<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  prefix = '',
+): { success: true; output: v.InferOutput<S> } | { success: false; issues: Issue[] } {
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    return { success: false, issues: [{ path: prefix, message: `must be a JSON object, got ${show(input)}` }] }
   const result = v.safeParse(schema, input)
   return result.success ? { success: true, output: result.output } : { success: false, issues: toIssues(result.issues, prefix) }
 }

@@ -1,7 +1,16 @@
 // The service's fixed names, with no imports: shared by the server and the dashboard's browser bundle.
 
 /** Webhook events. */
-export const EVENT_NAMES = ['render.queued', 'render.processing', 'render.complete', 'render.failed', 'ai.complete', 'ai.failed', 'wallet.low_balance', 'wallet.deposit'] as const
+export const EVENT_NAMES = [
+  'render.queued',
+  'render.processing',
+  'render.complete',
+  'render.failed',
+  'ai.complete',
+  'ai.failed',
+  'wallet.low_balance',
+  'wallet.deposit',
+] as const
 export type EventName = (typeof EVENT_NAMES)[number]
 
 export const IMAGE_MODELS = ['dall-e-3', 'flux', 'stable-diffusion'] as const

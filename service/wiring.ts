@@ -1,4 +1,5 @@
 import type { Compositor, ImageGenerator, ProviderPlugin } from '../core/index.js'
+import { ServedAssets } from './assets/served.js'
 import { httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
 import { Idempotency } from './accounts/idempotency.js'
 import { KeyStore } from './accounts/keys.js'
@@ -20,6 +21,7 @@ import { BullQueue } from './queue/bull-queue.js'
 import { InProcessQueue } from './queue/queue.js'
 import { storageFor } from './storage/storage-select.js'
 import { LocalStorage, type Storage } from './storage/storage.js'
+import { TemplateStore } from './templates/store.js'
 import { TOKENS } from './tokens.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
 import { Webhooks } from './webhooks/events.js'
@@ -66,27 +68,46 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(TOKENS.Idempotency, { useClass: Idempotency }, scoped)
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
+  c.register(TOKENS.Templates, { useClass: TemplateStore }, scoped)
+  c.register(TOKENS.ServedAssets, { useClass: ServedAssets }, scoped)
   c.register(TOKENS.Worker, { useClass: RenderWorker }, scoped)
-  c.register(TOKENS.Limiter, once((c) => new RateLimiter(config.rateLimits, c.resolve<Clock>(TOKENS.Clock))))
-  c.register(TOKENS.Images, once((c) => new ImageService({
-    db: c.resolve(TOKENS.Db),
-    config,
-    storage: c.resolve(TOKENS.Storage),
-    wallet: c.resolve(TOKENS.Wallet),
-    webhooks: c.resolve(TOKENS.Webhooks),
-    pricing: c.resolve(TOKENS.Pricing),
-    limiter: c.resolve(TOKENS.Limiter),
-    providers: c.resolve(TOKENS.Providers),
-  })))
+  c.register(
+    TOKENS.Limiter,
+    once((c) => new RateLimiter(config.rateLimits, c.resolve<Clock>(TOKENS.Clock))),
+  )
+  c.register(
+    TOKENS.Images,
+    once(
+      (c) =>
+        new ImageService({
+          db: c.resolve(TOKENS.Db),
+          config,
+          storage: c.resolve(TOKENS.Storage),
+          wallet: c.resolve(TOKENS.Wallet),
+          webhooks: c.resolve(TOKENS.Webhooks),
+          pricing: c.resolve(TOKENS.Pricing),
+          limiter: c.resolve(TOKENS.Limiter),
+          providers: c.resolve(TOKENS.Providers),
+        }),
+    ),
+  )
   registerRenderer(c, config, o)
   // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.
   const redisUrl = config.redisUrl
   if (redisUrl) {
-    c.register(TOKENS.Queue, once((c) => {
-      const worker = c.resolve<RenderWorker>(TOKENS.Worker)
-      const settle = { config, jobs: c.resolve<JobStore>(TOKENS.Jobs), billing: c.resolve<Billing>(TOKENS.Billing), events: c.resolve<JobEvents>(TOKENS.Events) }
-      return new BullQueue({ ...settle, redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (outcome) => worker.count(outcome) })
-    }))
+    c.register(
+      TOKENS.Queue,
+      once((c) => {
+        const worker = c.resolve<RenderWorker>(TOKENS.Worker)
+        const settle = {
+          config,
+          jobs: c.resolve<JobStore>(TOKENS.Jobs),
+          billing: c.resolve<Billing>(TOKENS.Billing),
+          events: c.resolve<JobEvents>(TOKENS.Events),
+        }
+        return new BullQueue({ ...settle, redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (outcome) => worker.count(outcome) })
+      }),
+    )
   } else c.register(TOKENS.Queue, { useClass: InProcessQueue }, scoped)
 }
 
@@ -97,28 +118,46 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
  */
 function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: ServiceOverrides): void {
   const baseUrl = () => publicBaseUrl(config)
-  c.register(TOKENS.ImageGenerator, once<ImageGenerator>((c) => {
-    const images = c.resolve<ImageService>(TOKENS.Images)
-    return (request, ctx) => images.forRender(request, ctx)
-  }))
-  c.register(TOKENS.LocalRenderer, once((c) => serviceRenderer({
-    cacheDir: config.cacheDir,
-    network: config.network,
-    files: config.files,
-    baseUrl,
-    storage: c.resolve(TOKENS.Storage),
-    providers: c.resolve(TOKENS.Providers),
-    generateImage: c.resolve(TOKENS.ImageGenerator),
-  })))
+  c.register(
+    TOKENS.ImageGenerator,
+    once<ImageGenerator>((c) => {
+      const images = c.resolve<ImageService>(TOKENS.Images)
+      return (request, ctx) => images.forRender(request, ctx)
+    }),
+  )
+  c.register(
+    TOKENS.LocalRenderer,
+    once((c) =>
+      serviceRenderer({
+        cacheDir: config.cacheDir,
+        network: config.network,
+        files: config.files,
+        baseUrl,
+        storage: c.resolve(TOKENS.Storage),
+        providers: c.resolve(TOKENS.Providers),
+        generateImage: c.resolve(TOKENS.ImageGenerator),
+      }),
+    ),
+  )
   if (o.renderer) c.register(TOKENS.Renderer, { useValue: o.renderer })
   else if (!config.isolateRenders) c.register(TOKENS.Renderer, { useToken: TOKENS.LocalRenderer })
   else {
-    c.register(TOKENS.Renderer, once((c) => {
-      const storage = c.resolve<Storage>(TOKENS.Storage)
-      // Each child opens storage itself: the local files directory, or the configured S3 bucket — not when the
-      // caller supplied its own storage, which cannot cross into another process.
-      const child = () => ({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl: baseUrl(), filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined, s3: o.storage ? undefined : config.s3 })
-      return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator))
-    }))
+    c.register(
+      TOKENS.Renderer,
+      once((c) => {
+        const storage = c.resolve<Storage>(TOKENS.Storage)
+        // Each child opens storage itself: the local files directory, or the configured S3 bucket — not when the
+        // caller supplied its own storage, which cannot cross into another process.
+        const child = () => ({
+          cacheDir: config.cacheDir,
+          network: config.network,
+          files: config.files,
+          baseUrl: baseUrl(),
+          filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined,
+          s3: o.storage ? undefined : config.s3,
+        })
+        return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator))
+      }),
+    )
   }
 }

@@ -12,9 +12,15 @@ loopback) and prints, per file: accepted, rendered, expected vs actual duration,
 /** One line per file, its warnings indented below. */
 function line(r: CompatResult): string {
   const mark = r.accepted && r.rendered && (r.frameError ?? 0) <= 1 ? 'ok  ' : 'FAIL'
-  const time = r.expected === undefined ? 'still' : `expected ${r.expected.toFixed(3)} s, actual ${r.actual?.toFixed(3) ?? '-'} s${r.frameError !== undefined ? ` (${r.frameError.toFixed(1)} frames off)` : ''}`
+  const time =
+    r.expected === undefined
+      ? 'still'
+      : `expected ${r.expected.toFixed(3)} s, actual ${r.actual?.toFixed(3) ?? '-'} s${r.frameError !== undefined ? ` (${r.frameError.toFixed(1)} frames off)` : ''}`
   const head = `${mark} ${r.file}: ${r.accepted ? 'accepted' : 'REJECTED'}, ${r.rendered ? 'rendered' : 'NOT rendered'}, ${r.rendered ? time : ''} [${(r.ms / 1000).toFixed(1)} s]`
-  const notes = [...(r.error ? [`  error: ${r.error.split('\n').join('\n    ')}`] : []), ...r.warnings.map((w) => `  warning${w.cause ? ` (${w.cause})` : ' (UNEXPLAINED)'}: ${w.path}: ${w.message}`)]
+  const notes = [
+    ...(r.error ? [`  error: ${r.error.split('\n').join('\n    ')}`] : []),
+    ...r.warnings.map((w) => `  warning${w.cause ? ` (${w.cause})` : ' (UNEXPLAINED)'}: ${w.path}: ${w.message}`),
+  ]
   return [head, ...notes].join('\n')
 }
 
@@ -42,7 +48,10 @@ export async function compatCommand(argv: string[]): Promise<number> {
   }
   const results = await runCompat({
     dir: resolve(positionals[0]!),
-    files: values.only?.split(',').map((s) => s.trim()).filter(Boolean),
+    files: values.only
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     scale: values.full ? 'full' : 'preview',
     outDir: values.out ? resolve(values.out) : undefined,
     onResult: (r) => console.log(line(r)),

@@ -15,7 +15,14 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { sandbox: { type: 'boolean' }, admin: { type: 'boolean' }, account: { type: 'string' }, data: { type: 'string', short: 'd' }, database: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      sandbox: { type: 'boolean' },
+      admin: { type: 'boolean' },
+      account: { type: 'string' },
+      data: { type: 'string', short: 'd' },
+      database: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   })
   const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', ...(values.database ? { databaseUrl: values.database } : {}) })
   const db = await openDatabase(dbTarget(config))
@@ -27,13 +34,18 @@ export async function keysCommand(argv: string[]): Promise<number> {
         if (values.json) console.log(JSON.stringify({ key, ...record, signingSecret }))
         else {
           console.log(key)
-          console.error(`${record.sandbox ? 'sandbox' : 'live'}${record.admin ? ' admin' : ''} key ${record.keyId} for account ${record.accountId} — shown once, store it now`)
+          console.error(
+            `${record.sandbox ? 'sandbox' : 'live'}${record.admin ? ' admin' : ''} key ${record.keyId} for account ${record.accountId} — shown once, store it now`,
+          )
           if (signingSecret) console.error(`callback signing secret of the new account (also shown once): ${signingSecret}`)
         }
         return 0
       }
       case 'list':
-        for (const k of await keys.list()) console.log(`${k.keyId}  ${k.prefix}…  account ${k.accountId}  ${k.sandbox ? 'sandbox' : 'live'}${k.admin ? ' admin' : ''}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `created ${k.createdAt}`}`)
+        for (const k of await keys.list())
+          console.log(
+            `${k.keyId}  ${k.prefix}…  account ${k.accountId}  ${k.sandbox ? 'sandbox' : 'live'}${k.admin ? ' admin' : ''}  ${k.revokedAt ? `revoked ${k.revokedAt}` : `created ${k.createdAt}`}`,
+          )
         return 0
       case 'revoke':
         if (!positionals[0]) break

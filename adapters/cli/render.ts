@@ -15,7 +15,14 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string', short: 'o' }, 'y-axis': { type: 'string' }, segments: { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, debug: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      out: { type: 'string', short: 'o' },
+      'y-axis': { type: 'string' },
+      segments: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      debug: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
   if (values.help || positionals.length !== 1 || !values.out) {
     console.error(USAGE)
@@ -40,19 +47,26 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const onCrash = (e: unknown) => {
     progress.done()
     const why = e instanceof Error ? e.message : String(e)
-    process.exit(reportError(new RenderError('E_RENDERER_CRASHED', `the render crashed ${describeCrashSite(crashSite())}: ${why}`, undefined, { cause: e }), debug))
+    process.exit(
+      reportError(new RenderError('E_RENDERER_CRASHED', `the render crashed ${describeCrashSite(crashSite())}: ${why}`, undefined, { cause: e }), debug),
+    )
   }
   process.on('uncaughtException', onCrash)
   try {
     const common = { out: values.out, baseDir: dirname(file), signal: controller.signal, onProgress: values.quiet ? undefined : progress.update }
     const segments = Number(values.segments ?? 1)
-    const result = segments > 1 ? await renderSegmented(renderer, edit, { ...common, segments, network: { allow: ['*'] } }) : await renderer.render(edit, common)
+    const result =
+      segments > 1 ? await renderSegmented(renderer, edit, { ...common, segments, network: { allow: ['*'] } }) : await renderer.render(edit, common)
     progress.done()
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
     const speed = result.duration / (result.renderMs / 1000)
     console.log(`${result.path}`)
-    console.log(`  ${result.width}x${result.height} @ ${result.fps} fps, ${result.duration.toFixed(2)} s, ${result.frames} frames, ${(result.bytes / 1e6).toFixed(2)} MB`)
-    console.log(`  rendered in ${(result.renderMs / 1000).toFixed(2)} s (${speed.toFixed(2)}x realtime, ${((result.frames * 1000) / result.renderMs).toFixed(1)} frames/s)`)
+    console.log(
+      `  ${result.width}x${result.height} @ ${result.fps} fps, ${result.duration.toFixed(2)} s, ${result.frames} frames, ${(result.bytes / 1e6).toFixed(2)} MB`,
+    )
+    console.log(
+      `  rendered in ${(result.renderMs / 1000).toFixed(2)} s (${speed.toFixed(2)}x realtime, ${((result.frames * 1000) / result.renderMs).toFixed(1)} frames/s)`,
+    )
     return 0
   } catch (e) {
     progress.done()

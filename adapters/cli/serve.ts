@@ -1,13 +1,15 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultConfig } from '../../service/config.js'
+import { defaultConfig, yAxisFrom } from '../../service/config.js'
 import { startServer } from '../http/serve.js'
 import { redact } from '../../service/redact.js'
 
-const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR]
+const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR] [--y-axis down|up] [--shotstack]
   --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)
   --segments: with --redis, split each mp4 render into N time segments rendered at once by several workers (env REELFORGE_SEGMENTS)
   --database: keep jobs, keys, the wallet ledger and the webhook outbox in PostgreSQL instead of <data>/reelforge.db (env REELFORGE_DATABASE_URL)
+  --y-axis: which way offset.y counts in edits sent to /v1: down (default, the seed's) or up (Shotstack's) (env REELFORGE_Y_AXIS)
+  --shotstack: also serve Shotstack's own API (/edit, /serve, /ingest with x-api-key; offsets count up) (env REELFORGE_SHOTSTACK=1)
   --allow-files: local directories timelines may read files from (env REELFORGE_ALLOW_FILES); none by default: over the API a source is an http(s) URL, this service's own /v1/files URL or alias://`
 
 /** `reelforge serve`: the /v1 service on embedded defaults (SQLite + local files under --data, in-process worker). */
@@ -24,6 +26,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       database: { type: 'string' },
       segments: { type: 'string' },
       'allow-files': { type: 'string' },
+      'y-axis': { type: 'string' },
+      shotstack: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -40,8 +44,19 @@ export async function serveCommand(argv: string[]): Promise<number> {
     leaseMs: Number(process.env.REELFORGE_LEASE_MS ?? 15_000),
     redisUrl: values.redis ?? process.env.REELFORGE_REDIS_URL,
     ...(values.database ? { databaseUrl: values.database } : {}),
-    ...(values['allow-files'] ? { files: { allow: values['allow-files'].split(',').map((dir) => resolve(dir.trim())).filter(Boolean) } } : {}),
+    ...(values['allow-files']
+      ? {
+          files: {
+            allow: values['allow-files']
+              .split(',')
+              .map((dir) => resolve(dir.trim()))
+              .filter(Boolean),
+          },
+        }
+      : {}),
     segments: Number(values.segments ?? process.env.REELFORGE_SEGMENTS ?? 1),
+    ...(values['y-axis'] !== undefined ? { yAxis: yAxisFrom('--y-axis', values['y-axis']) } : {}),
+    ...(values.shotstack ? { shotstack: true } : {}),
   })
   const segmentsOk = Number.isInteger(config.segments) && config.segments! >= 1 && config.segments! <= 64
   if (!Number.isInteger(config.port) || config.port < 0 || !Number.isInteger(config.concurrency) || config.concurrency < 0 || !segmentsOk) {
@@ -49,7 +64,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     return 64
   }
   const running = await startServer(config)
-  const rendering = config.redisUrl ? `renders queued on BullMQ at ${redact(config.redisUrl)} for reelforge worker${config.segments! > 1 ? `, split in ${config.segments} segments` : ''}` : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
+  const rendering = config.redisUrl
+    ? `renders queued on BullMQ at ${redact(config.redisUrl)} for reelforge worker${config.segments! > 1 ? `, split in ${config.segments} segments` : ''}`
+    : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
   const store = config.databaseUrl ? `, store: ${redact(config.databaseUrl)}` : ''
   console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}${store}, ${rendering})`)
   await new Promise<void>((resolve) => {

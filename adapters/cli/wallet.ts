@@ -18,7 +18,17 @@ const USAGE = `usage:
  */
 export async function walletCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' }, key: { type: 'string' }, note: { type: 'string' }, data: { type: 'string', short: 'd' }, database: { type: 'string' } } })
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' },
+      key: { type: 'string' },
+      note: { type: 'string' },
+      data: { type: 'string', short: 'd' },
+      database: { type: 'string' },
+    },
+  })
   const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', ...(values.database ? { databaseUrl: values.database } : {}) })
   const db = await openDatabase(dbTarget(config))
   try {

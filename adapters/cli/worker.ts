@@ -35,7 +35,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const storage = storageFor(config)
   const renderer = serviceRenderer({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl: () => publicBaseUrl(config), storage })
   const running = await startBullWorker({ redisUrl, renderer, storage, workRoot: workDir(config), cacheDir: config.cacheDir, concurrency, lockMs })
-  console.log(`reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time)`)
+  console.log(
+    `reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time)`,
+  )
   await new Promise<void>((resolve) => {
     let signals = 0
     const stop = (signal: string) => {

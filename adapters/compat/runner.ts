@@ -118,7 +118,20 @@ const LIMITS: [RegExp, string][] = [
 ]
 
 /** Families Shotstack supplies itself (SHOTSTACK.md §2): a missing one of these is our gap, never the edit's. */
-const SHOTSTACK_FONTS = ['Arapey', 'Clear Sans', 'Didact Gothic', 'Montserrat', 'Movlette', 'NotoEmoji', 'Open Sans', 'Permanent Marker', 'Roboto', 'Sue Ellen Francisco', 'Uni Neue', 'Work Sans'].map(familyKey)
+const SHOTSTACK_FONTS = [
+  'Arapey',
+  'Clear Sans',
+  'Didact Gothic',
+  'Montserrat',
+  'Movlette',
+  'NotoEmoji',
+  'Open Sans',
+  'Permanent Marker',
+  'Roboto',
+  'Sue Ellen Francisco',
+  'Uni Neue',
+  'Work Sans',
+].map(familyKey)
 
 function causeOf(w: Warning, replaced: Replacement[]): string | undefined {
   const font = /^font "([^"]+)" is not available/.exec(w.message)?.[1]
@@ -126,7 +139,7 @@ function causeOf(w: Warning, replaced: Replacement[]): string | undefined {
     // The edit brought this family as a font file, which the offline run replaced with a built-in one.
     const family = familyKey(splitWeightName(font).family)
     const brought = replaced.some((r) => r.kind === 'font' && familyKey(decodeURIComponent(r.from.split(/[?#]/)[0]!.split('/').pop() ?? '')).startsWith(family))
-    if (brought) return 'the edit\'s font file was replaced by a stand-in'
+    if (brought) return "the edit's font file was replaced by a stand-in"
     // Neither the edit (no fonts[] entry) nor Shotstack supplies it: falling back is the right behaviour.
     return SHOTSTACK_FONTS.includes(family) ? undefined : 'the edit names a font that neither it nor Shotstack supplies'
   }

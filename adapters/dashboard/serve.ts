@@ -4,13 +4,19 @@ import { fileURLToPath } from 'node:url'
 import type { H3, H3Event } from 'h3'
 import { errorResponse } from '../http/errors.js'
 
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', map: 'application/json', html: 'text/html; charset=utf-8' }
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  map: 'application/json',
+  html: 'text/html; charset=utf-8',
+}
 
 /**
  * The page may only run its own bundled script and talk to this server; rendered media and generated images
  * may come from a public base URL or object storage elsewhere, hence http(s) for img and media.
  */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
 /** `dist/dashboard`, built at install time — from a source checkout (tsx) or from the compiled package. */
 export function dashboardDir(): string | undefined {

@@ -12,7 +12,9 @@ import { aiRoutes } from './routes/ai.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
+import { templateRoutes } from './routes/templates.js'
 import { idempotent } from './idempotent.js'
+import { mountShotstack } from './shotstack/mount.js'
 import type { InflightRequests } from './inflight.js'
 
 /** Everything the routes use: the composed application's services (handlers close over these), plus HTTP extras. */
@@ -42,6 +44,7 @@ export function createApp(deps: AppDeps): H3 {
     ...walletRoutes({ ...deps, bodyLimit }),
     ...aiRoutes({ ...deps, bodyLimit }),
     ...keyRoutes({ ...deps, bodyLimit }),
+    ...templateRoutes(deps),
     ...(deps.extraRoutes ?? []),
   ]
   let doc: unknown
@@ -55,6 +58,7 @@ export function createApp(deps: AppDeps): H3 {
   })
   routes.push(...opsRoutes({ db: deps.db, worker: deps.worker, isShuttingDown: () => deps.queue.stopping }))
   register(app, routes, { keys: deps.keys, wrapPost: (handler) => idempotent(handler, { idempotency: deps.idempotency, bodyLimit }) })
+  if (deps.config.shotstack) mountShotstack(app, deps)
   mountDashboard(app)
   return app
 }

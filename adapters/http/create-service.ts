@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { compose, type ServiceOverrides } from '../../service/compose.js'
+import { type Application, compose, type ServiceOverrides } from '../../service/compose.js'
 import type { ServiceConfig } from '../../service/config.js'
-import type { Db } from '../../service/db/db.js'
-import type { JobEvents } from '../../service/events.js'
-import type { JobStore } from '../../service/jobs/store.js'
-import type { KeyStore } from '../../service/accounts/keys.js'
-import type { JobQueue } from '../../service/queue/queue.js'
-import type { Wallet } from '../../service/billing/wallet.js'
-import type { Webhooks } from '../../service/webhooks/events.js'
-import type { WebhookOutbox } from '../../service/webhooks/outbox.js'
-import type { ImageService } from '../../service/images/images.js'
 import { createApp } from './app.js'
 import { InflightRequests } from './inflight.js'
 
@@ -30,18 +21,8 @@ function packageVersion(): string {
 const version = packageVersion()
 
 /** A running service: the app plus what must be started and stopped. */
-export interface Service {
+export interface Service extends Pick<Application, 'config' | 'db' | 'keys' | 'jobs' | 'queue' | 'events' | 'wallet' | 'webhooks' | 'outbox' | 'images'> {
   app: ReturnType<typeof createApp>
-  config: ServiceConfig
-  db: Db
-  keys: KeyStore
-  jobs: JobStore
-  queue: JobQueue
-  events: JobEvents
-  wallet: Wallet
-  webhooks: Webhooks
-  outbox: WebhookOutbox
-  images: ImageService
   /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
   start(): Promise<void>
   /** Stops taking jobs (waiting up to `graceMs` for running ones) and closes the database. */

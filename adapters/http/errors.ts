@@ -1,4 +1,4 @@
-import { HTTPError, type H3Event } from 'h3'
+import type { HTTPError, H3Event } from 'h3'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import { ServiceError, type ServiceErrorCode } from '../../service/errors.js'
 import { publicIssues, publicText } from '../../service/public-text.js'
@@ -36,8 +36,17 @@ export const STATUS: Record<RenderErrorCode | ServiceErrorCode | 'E_METHOD_NOT_A
 }
 
 /** The one error body shape: `{ "error": { "code", "message", "issues"? } }`. */
-export function errorResponse(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, message, ...extra } }), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ error: { code, message, ...extra } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  })
 }
 
 /**

@@ -22,7 +22,10 @@ export function idempotent(handler: (event: H3Event, principal: Principal) => un
     // Optional: bodiless POSTs (rotate the secret, replay a delivery) take a key too; a route that needs a
     // body still refuses an empty one when its handler reads it.
     await readJson(event, deps.bodyLimit, { optional: true })
-    const fingerprint = createHash('sha256').update(`${event.req.method} ${new URL(event.req.url).pathname}\n`).update(rawBody(event)).digest('hex')
+    const fingerprint = createHash('sha256')
+      .update(`${event.req.method} ${new URL(event.req.url).pathname}\n`)
+      .update(rawBody(event))
+      .digest('hex')
     const state = await deps.idempotency.begin(scope, key, fingerprint)
     if (state.kind === 'mismatch') throw new ServiceError('E_IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request body')
     if (state.kind === 'in-progress') throw new ServiceError('E_CONFLICT', 'a request with this Idempotency-Key is still being processed')
@@ -44,4 +47,3 @@ export function idempotent(handler: (event: H3Event, principal: Principal) => un
     }
   }
 }
-

@@ -26,14 +26,26 @@ export function openApiDocument(routes: readonly RouteSpec[], info: { version: s
       responses: Object.fromEntries(
         Object.entries({ ...r.responses, ...accessResponses(r) }).map(([status, spec]) => [
           status,
-          { description: spec.description, ...(spec.schema ? { content: { 'application/json': { schema: json(spec.schema) } } } : spec.content ? { content: { [spec.content]: { schema: { type: 'string', format: 'binary' } } } } : {}) },
+          {
+            description: spec.description,
+            ...(spec.schema
+              ? { content: { 'application/json': { schema: json(spec.schema) } } }
+              : spec.content
+                ? { content: { [spec.content]: { schema: { type: 'string', format: 'binary' } } } }
+                : {}),
+          },
         ]),
       ),
     }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'reelforge', version: info.version, description: 'Video composition from Shotstack-format timelines, AI images, signed webhooks and a credit wallet. Every route under /v1 needs `Authorization: Bearer <key>` unless marked otherwise.' },
+    info: {
+      title: 'reelforge',
+      version: info.version,
+      description:
+        'Video composition from Shotstack-format timelines, AI images, signed webhooks and a credit wallet. Every route under /v1 needs `Authorization: Bearer <key>` unless marked otherwise.',
+    },
     servers: [{ url: info.baseUrl }],
     security: [{ bearer: [] }],
     components: {

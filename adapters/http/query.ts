@@ -11,14 +11,20 @@ export function queryParams(event: H3Event) {
       if (raw === null || raw === '') return fallback
       // Digits only: Number() also reads '0x10', '1e1' and ' 5'.
       const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-      if (!Number.isInteger(n) || n < 1 || n > max) throw new ServiceError('E_VALIDATION', `limit must be an integer from 1 to ${max}`, { issues: [{ path: 'limit', message: `must be an integer from 1 to ${max}` }] })
+      if (!Number.isInteger(n) || n < 1 || n > max)
+        throw new ServiceError('E_VALIDATION', `limit must be an integer from 1 to ${max}`, {
+          issues: [{ path: 'limit', message: `must be an integer from 1 to ${max}` }],
+        })
       return n
     },
     /** A parameter restricted to `allowed` values, or undefined when absent. */
     oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
       const raw = q.get(name)
       if (raw === null || raw === '') return undefined
-      if (!allowed.includes(raw as T)) throw new ServiceError('E_VALIDATION', `${name} must be one of ${allowed.join(', ')}`, { issues: [{ path: name, message: `must be one of ${allowed.join(', ')}` }] })
+      if (!allowed.includes(raw as T))
+        throw new ServiceError('E_VALIDATION', `${name} must be one of ${allowed.join(', ')}`, {
+          issues: [{ path: name, message: `must be one of ${allowed.join(', ')}` }],
+        })
       return raw as T
     },
     /**
@@ -29,7 +35,10 @@ export function queryParams(event: H3Event) {
       const raw = q.get(name)
       if (raw === null || raw === '') return undefined
       const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? Date.parse(raw) : Number.NaN
-      if (Number.isNaN(ms)) throw new ServiceError('E_VALIDATION', `${name} must be a time such as 2025-01-31T12:00:00.000Z (a created_at)`, { issues: [{ path: name, message: 'must be an ISO 8601 time (a created_at)' }] })
+      if (Number.isNaN(ms))
+        throw new ServiceError('E_VALIDATION', `${name} must be a time such as 2025-01-31T12:00:00.000Z (a created_at)`, {
+          issues: [{ path: name, message: 'must be an ISO 8601 time (a created_at)' }],
+        })
       return new Date(ms).toISOString()
     },
     string: (name: string) => q.get(name) ?? undefined,

@@ -38,9 +38,13 @@ export async function startServer(config: ServiceConfig): Promise<{ service: Ser
 function answerClientError(error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
   const [status, phrase, message] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'the request took too long to arrive']
-    : [400, 'Bad Request', `malformed HTTP request${error.reason ? `: ${error.reason}` : ''}`]
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'the request took too long to arrive']
+        : [400, 'Bad Request', `malformed HTTP request${error.reason ? `: ${error.reason}` : ''}`]
   const body = JSON.stringify({ error: { code: 'E_BAD_REQUEST', message } })
-  socket.end(`HTTP/1.1 ${status} ${phrase}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  socket.end(
+    `HTTP/1.1 ${status} ${phrase}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  )
 }

@@ -8,12 +8,17 @@ import { createGLContext } from '../../core/render/gl-context.js'
 
 process.env.DISPLAY ??= await ensureDisplay()
 
-const W = 1920, H = 1080, N = Number(process.env.N ?? 240)
+const W = 1920,
+  H = 1080,
+  N = Number(process.env.N ?? 240)
 const gl = await createGLContext(W, H)
 
 function program(vs: string, fs: string) {
   const p = gl.createProgram()!
-  for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]] as const) {
+  for (const [type, src] of [
+    [gl.VERTEX_SHADER, vs],
+    [gl.FRAGMENT_SHADER, fs],
+  ] as const) {
     const s = gl.createShader(type)!
     gl.shaderSource(s, src)
     gl.compileShader(s)
@@ -28,9 +33,14 @@ gl.bindBuffer(gl.ARRAY_BUFFER, quad)
 gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW)
 const VS = 'attribute vec2 p; varying vec2 uv; void main(){ uv = p*0.5+0.5; gl_Position = vec4(p,0,1); }'
 // A moving colourful pattern: the scene.
-const scene = program(VS, 'precision highp float; varying vec2 uv; uniform float t; void main(){ gl_FragColor = vec4(0.5+0.5*sin(uv.x*40.0+t), 0.5+0.5*sin(uv.y*30.0-t*1.3), 0.5+0.5*sin((uv.x+uv.y)*20.0+t*0.7), 1.0); }')
+const scene = program(
+  VS,
+  'precision highp float; varying vec2 uv; uniform float t; void main(){ gl_FragColor = vec4(0.5+0.5*sin(uv.x*40.0+t), 0.5+0.5*sin(uv.y*30.0-t*1.3), 0.5+0.5*sin((uv.x+uv.y)*20.0+t*0.7), 1.0); }',
+)
 // Pack: target W/4 × 3H/2; rows [0,H) Y, then U (2 rows per texel row), then V. BT.601 limited (swscale's default).
-const pack = program(VS, `precision highp float; varying vec2 uv; uniform sampler2D src; uniform vec2 size;
+const pack = program(
+  VS,
+  `precision highp float; varying vec2 uv; uniform sampler2D src; uniform vec2 size;
 float Y(vec3 c){ return (16.0 + 65.481*c.r + 128.553*c.g + 24.966*c.b)/255.0; }
 float U(vec3 c){ return (128.0 - 37.797*c.r - 74.203*c.g + 112.0*c.b)/255.0; }
 float V(vec3 c){ return (128.0 + 112.0*c.r - 93.786*c.g - 18.214*c.b)/255.0; }
@@ -45,11 +55,18 @@ void main(){
   vec4 outv;
   for (int k = 0; k < 4; k++) { float j = i + float(k); float cy = floor(j/(W/2.0)); float cx = j - cy*(W/2.0); vec3 c = px2(cx*2.0, cy*2.0); outv[k] = isV ? V(c) : U(c); }
   gl_FragColor = outv;
-}`)
+}`,
+)
 const tex = gl.createTexture()
 gl.bindTexture(gl.TEXTURE_2D, tex)
 gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, W, H, 0, gl.RGBA, gl.UNSIGNED_BYTE, null)
-for (const [k, v] of [[gl.TEXTURE_MIN_FILTER, gl.NEAREST], [gl.TEXTURE_MAG_FILTER, gl.NEAREST], [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]] as const) gl.texParameteri(gl.TEXTURE_2D, k, v)
+for (const [k, v] of [
+  [gl.TEXTURE_MIN_FILTER, gl.NEAREST],
+  [gl.TEXTURE_MAG_FILTER, gl.NEAREST],
+  [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE],
+  [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE],
+] as const)
+  gl.texParameteri(gl.TEXTURE_2D, k, v)
 
 const outTex = gl.createTexture()
 gl.bindTexture(gl.TEXTURE_2D, outTex)
@@ -71,7 +88,34 @@ function draw(p: WebGLProgram, t: number) {
 }
 
 async function run(mode: 'rgba' | 'yuv') {
-  const ff = spawn('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', mode === 'rgba' ? 'rgba' : 'yuv420p', '-s', `${W}x${H}`, '-r', '30', '-i', 'pipe:0', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', `/tmp/yuv-${mode}.mp4`], { stdio: ['pipe', 'ignore', 'inherit'] })
+  const ff = spawn(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      mode === 'rgba' ? 'rgba' : 'yuv420p',
+      '-s',
+      `${W}x${H}`,
+      '-r',
+      '30',
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      `/tmp/yuv-${mode}.mp4`,
+    ],
+    { stdio: ['pipe', 'ignore', 'inherit'] },
+  )
   const bufs = [0, 1, 2].map(() => new Uint8Array(mode === 'rgba' ? W * H * 4 : (W * H * 3) / 2))
   const started = performance.now()
   let glMs = 0

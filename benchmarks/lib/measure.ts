@@ -32,7 +32,11 @@ export function measure(cmd: string, args: string[], opts: { cwd?: string; env?:
       const pss = samples++ % 20 === 0
       const procs = treeProcesses(child.pid!, { pss })
       const total = procs.reduce((sum, p) => sum + p.rss, 0)
-      if (pss) peakPss = Math.max(peakPss, procs.reduce((sum, p) => sum + p.pss, 0))
+      if (pss)
+        peakPss = Math.max(
+          peakPss,
+          procs.reduce((sum, p) => sum + p.pss, 0),
+        )
       if (total > peakRss) (peakRss = total), (atPeak = procs.map(({ role, rss }) => ({ role, rss })))
       for (const p of procs) {
         peakByRole.set(p.role, Math.max(peakByRole.get(p.role) ?? 0, p.rss))

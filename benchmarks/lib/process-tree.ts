@@ -41,7 +41,14 @@ export function treeProcesses(root: number, opts: { pss?: boolean } = {}): Proce
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8')
       const m = /VmRSS:\s+(\d+) kB/.exec(status)
-      if (m) found.push({ pid, role: role(pid, /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'), rss: Number(m[1]) * 1024, pss: opts.pss ? pssBytes(pid) : 0, cpu: cpuSeconds(stats.get(pid)) })
+      if (m)
+        found.push({
+          pid,
+          role: role(pid, /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'),
+          rss: Number(m[1]) * 1024,
+          pss: opts.pss ? pssBytes(pid) : 0,
+          cpu: cpuSeconds(stats.get(pid)),
+        })
     } catch {
       continue
     }

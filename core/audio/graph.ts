@@ -59,8 +59,8 @@ function atempo(speed: number): string[] {
   if (speed === 1) return []
   const out: string[] = []
   let s = speed
-  while (s > 2) (out.push('atempo=2'), (s /= 2))
-  while (s < 0.5) (out.push('atempo=0.5'), (s /= 0.5))
+  while (s > 2) out.push('atempo=2'), (s /= 2)
+  while (s < 0.5) out.push('atempo=0.5'), (s /= 0.5)
   out.push(`atempo=${f(s)}`)
   return out
 }

@@ -62,21 +62,32 @@ export class RawVideoDecoder {
   private launch(socket: FrameSocket | undefined) {
     const opts = this.opts
     const filters = [
-      'setpts=(PTS-STARTPTS)/' + opts.speed.toFixed(6),
+      `setpts=(PTS-STARTPTS)/${opts.speed.toFixed(6)}`,
       `fps=${opts.fps}`,
       `scale=${opts.width}:${opts.height}:flags=bicubic`,
       'format=rgba',
       ...(opts.filters ?? []),
     ]
     const args = [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
       ...(opts.trim > 0 ? ['-ss', opts.trim.toFixed(6)] : []),
       ...(opts.inputArgs ?? []),
-      '-i', opts.path,
-      '-an', '-sn', '-dn',
-      '-vf', filters.join(','),
+      '-i',
+      opts.path,
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      filters.join(','),
       ...(opts.frames ? ['-frames:v', String(Math.max(1, opts.frames))] : []),
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', ...(socket ? socket.outputArgs : ['pipe:1']),
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      ...(socket ? socket.outputArgs : ['pipe:1']),
     ]
     const ff = (this.ff = spawnFfmpeg(args, { stdout: !socket }))
     this.socket = socket
@@ -97,9 +108,10 @@ export class RawVideoDecoder {
         if (this.closed) return void ((this.ended = true), this.wake())
         // An ffmpeg built without the unix protocol: fall back to stdout.
         if (socket && !socket.connected && /Protocol not found|unix/i.test(ff.stderr())) return this.launch(undefined)
-        if (code !== 0) this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${decoderDeath(ff, code)}`, { path: opts.label })
+        if (code !== 0)
+          this.failure = new RenderError('E_ASSET_UNREADABLE', `${opts.label}: cannot decode ${opts.path}: ${decoderDeath(ff, code)}`, { path: opts.label })
         // Frames may still wait in the socket after the exit: the end is the stream's end.
-        if (!socket || !socket.connected || code !== 0) this.streamEnded = true
+        if (!socket?.connected || code !== 0) this.streamEnded = true
         this.exitedCode = code
         this.settle()
       },

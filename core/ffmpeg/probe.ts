@@ -47,7 +47,13 @@ export async function probe(path: string, opts: { signal?: AbortSignal; countFra
   if (code !== 0) throw new RenderError('E_ASSET_UNREADABLE', `ffprobe cannot read ${path}: ${lastLines(p.stderr())}`)
   const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
     format?: { format_name?: string; duration?: string; size?: string }
-    streams?: Array<Record<string, unknown> & { side_data_list?: Array<{ rotation?: number }>; tags?: { rotate?: string; alpha_mode?: string; ALPHA_MODE?: string }; disposition?: { attached_pic?: number } }>
+    streams?: Array<
+      Record<string, unknown> & {
+        side_data_list?: Array<{ rotation?: number }>
+        tags?: { rotate?: string; alpha_mode?: string; ALPHA_MODE?: string }
+        disposition?: { attached_pic?: number }
+      }
+    >
   }
   return {
     format: json.format?.format_name ?? 'unknown',

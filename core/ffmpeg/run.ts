@@ -41,7 +41,10 @@ export function spawnFfmpeg(args: string[], opts: { signal?: AbortSignal; bin?: 
 }
 
 /** Runs ffmpeg to completion; rejects with `E_OUTPUT_FAILED` (or `code`) and stderr's last lines on failure. */
-export async function runFfmpeg(args: string[], opts: { signal?: AbortSignal; bin?: string; code?: 'E_OUTPUT_FAILED' | 'E_ASSET_UNREADABLE'; what?: string } = {}): Promise<string> {
+export async function runFfmpeg(
+  args: string[],
+  opts: { signal?: AbortSignal; bin?: string; code?: 'E_OUTPUT_FAILED' | 'E_ASSET_UNREADABLE'; what?: string } = {},
+): Promise<string> {
   const p = spawnFfmpeg(args, { signal: opts.signal, bin: opts.bin })
   const code = await p.exited
   if (opts.signal?.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
@@ -52,13 +55,21 @@ export async function runFfmpeg(args: string[], opts: { signal?: AbortSignal; bi
 /** ffmpeg's "Last message repeated 2 times": says nothing of the cause. */
 const REPEATED = /^\s*Last message repeated \d+ times?\s*$/
 /** Causes ffmpeg states in words a user can act on, preferred over the generic lines that follow them ("Error marking filters as finished"). */
-const KNOWN_CAUSE = /No such file|Permission denied|No space left|Invalid data found|moov atom not found|does not contain any stream|not supported|Unsupported|Decoder \S+ not found|Connection refused|timed out/i
+const KNOWN_CAUSE =
+  /No such file|Permission denied|No space left|Invalid data found|moov atom not found|does not contain any stream|not supported|Unsupported|Decoder \S+ not found|Connection refused|timed out/i
 /** Lines that read as the cause of a failure. */
 const CAUSE = /error|invalid|fail|cannot|could not|unable|not found|no such|denied|unsupported|corrupt|missing|truncat|no space|killed/i
 
 /** The meaningful end of an ffmpeg log: its last three non-empty lines (repetition notices left out). */
 export function lastLines(log: string, n = 3): string {
-  return log.trim().split('\n').filter((l) => l.trim() && !REPEATED.test(l)).slice(-n).join(' | ') || 'no output'
+  return (
+    log
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() && !REPEATED.test(l))
+      .slice(-n)
+      .join(' | ') || 'no output'
+  )
 }
 
 /**
@@ -68,7 +79,11 @@ export function lastLines(log: string, n = 3): string {
  * "Last message repeated 1 times".
  */
 export function ffmpegReason(log: string): string {
-  const lines = log.trim().split('\n').map((l) => l.trim()).filter((l) => l && !REPEATED.test(l))
+  const lines = log
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !REPEATED.test(l))
   const cause = lines.findLast((l) => KNOWN_CAUSE.test(l)) ?? lines.findLast((l) => CAUSE.test(l))
   return cause ? cause.replace(/^\[[^\]]*@ 0x[0-9a-f]+\]\s*/i, '') : lastLines(log)
 }

@@ -9,7 +9,30 @@ import { RenderError } from '../errors.js'
 export async function writeStill(rgba: Uint8Array, frame: Size, path: string, scaleTo?: Size): Promise<void> {
   const scale = scaleTo ? ['-vf', `scale=${scaleTo.width}:${scaleTo.height}:flags=bicubic`] : []
   const quality = /\.jpe?g$/i.test(path) ? ['-q:v', '2'] : []
-  const ff = spawnFfmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${frame.width}x${frame.height}`, '-i', 'pipe:0', ...scale, ...quality, '-frames:v', '1', '-update', '1', path], { stdin: true })
+  const ff = spawnFfmpeg(
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-s',
+      `${frame.width}x${frame.height}`,
+      '-i',
+      'pipe:0',
+      ...scale,
+      ...quality,
+      '-frames:v',
+      '1',
+      '-update',
+      '1',
+      path,
+    ],
+    { stdin: true },
+  )
   ff.child.stdin!.on('error', () => {})
   ff.child.stdin!.end(rgba)
   const code = await ff.exited

@@ -1,8 +1,25 @@
 const NAMED: Record<string, [number, number, number]> = {
-  black: [0, 0, 0], white: [255, 255, 255], red: [255, 0, 0], green: [0, 128, 0], lime: [0, 255, 0], blue: [0, 0, 255],
-  yellow: [255, 255, 0], cyan: [0, 255, 255], aqua: [0, 255, 255], magenta: [255, 0, 255], fuchsia: [255, 0, 255],
-  gray: [128, 128, 128], grey: [128, 128, 128], silver: [192, 192, 192], maroon: [128, 0, 0], olive: [128, 128, 0],
-  purple: [128, 0, 128], teal: [0, 128, 128], navy: [0, 0, 128], orange: [255, 165, 0], pink: [255, 192, 203],
+  black: [0, 0, 0],
+  white: [255, 255, 255],
+  red: [255, 0, 0],
+  green: [0, 128, 0],
+  lime: [0, 255, 0],
+  blue: [0, 0, 255],
+  yellow: [255, 255, 0],
+  cyan: [0, 255, 255],
+  aqua: [0, 255, 255],
+  magenta: [255, 0, 255],
+  fuchsia: [255, 0, 255],
+  gray: [128, 128, 128],
+  grey: [128, 128, 128],
+  silver: [192, 192, 192],
+  maroon: [128, 0, 0],
+  olive: [128, 128, 0],
+  purple: [128, 0, 128],
+  teal: [0, 128, 128],
+  navy: [0, 0, 128],
+  orange: [255, 165, 0],
+  pink: [255, 192, 203],
 }
 
 /**
@@ -23,7 +40,10 @@ export function parseColorBytes(input: string): [number, number, number, number]
   }
   const fn = /^rgba?\(([^)]*)\)$/.exec(s)?.[1]
   if (fn) {
-    const parts = fn.split(/[\s,/]+/).filter(Boolean).map(Number)
+    const parts = fn
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number)
     const a = parts[3] === undefined ? 1 : parts[3]
     return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, Math.round(Math.min(1, Math.max(0, a)) * 255)]
   }

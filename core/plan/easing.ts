@@ -50,8 +50,12 @@ export function easing(name: string | undefined): Ease {
 
 /** CSS cubic-bezier(x1, y1, x2, y2): solves x(s) = x by Newton steps with a bisection fallback. */
 export function cubicBezier(x1: number, y1: number, x2: number, y2: number): Ease {
-  const cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
-  const cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
+  const cx = 3 * x1,
+    bx = 3 * (x2 - x1) - cx,
+    ax = 1 - cx - bx
+  const cy = 3 * y1,
+    by = 3 * (y2 - y1) - cy,
+    ay = 1 - cy - by
   const sx = (s: number) => ((ax * s + bx) * s + cx) * s
   const sy = (s: number) => ((ay * s + by) * s + cy) * s
   const dx = (s: number) => (3 * ax * s + 2 * bx) * s + cx
@@ -66,7 +70,8 @@ export function cubicBezier(x1: number, y1: number, x2: number, y2: number): Eas
       if (Math.abs(d) < 1e-6) break
       s -= err / d
     }
-    let lo = 0, hi = 1
+    let lo = 0,
+      hi = 1
     s = x
     for (let i = 0; i < 40; i++) {
       const v = sx(s)

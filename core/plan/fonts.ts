@@ -8,12 +8,16 @@ import { readFontInfo } from '../font-file.js'
  * Shotstack documents) and also by its file name without extension (as Shotstack's CLI documents), so
  * either spelling works in `font-family`.
  */
-export async function loadTimelineFonts(fonts: readonly { src: string }[] | undefined, book: FontBook, load: (src: string, path: string) => Promise<string>): Promise<void> {
+export async function loadTimelineFonts(
+  fonts: readonly { src: string }[] | undefined,
+  book: FontBook,
+  load: (src: string, path: string) => Promise<string>,
+): Promise<void> {
   await Promise.all(
     (fonts ?? []).map(async ({ src }, i) => {
       const path = `timeline.fonts[${i}]`
       const file = await load(src, path)
-      let info
+      let info: Awaited<ReturnType<typeof readFontInfo>>
       try {
         info = await readFontInfo(file)
       } catch (e) {

@@ -71,11 +71,19 @@ export interface LayerContext {
 }
 
 /** Builds one clip's layer: fit, window, tracks, and compiled motion. Cold. */
-export function buildLayer(clip: Clip, at: { id: number; path: string; track: number; order: number; start: number; length: number }, asset: PreparedAsset & { size: Size }, ctx: LayerContext): LayerPlan {
+export function buildLayer(
+  clip: Clip,
+  at: { id: number; path: string; track: number; order: number; start: number; length: number },
+  asset: PreparedAsset & { size: Size },
+  ctx: LayerContext,
+): LayerPlan {
   const { registry, frame, fps } = ctx
   const params = clip.asset as { crop?: CropFractions }
   const crop = params.crop
-  const cropped = { width: asset.size.width * (1 - (crop?.left ?? 0) - (crop?.right ?? 0)), height: asset.size.height * (1 - (crop?.top ?? 0) - (crop?.bottom ?? 0)) }
+  const cropped = {
+    width: asset.size.width * (1 - (crop?.left ?? 0) - (crop?.right ?? 0)),
+    height: asset.size.height * (1 - (crop?.top ?? 0) - (crop?.bottom ?? 0)),
+  }
   const box = clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined
   const fit = registry.get('fit', clip.fit ?? asset.defaultFit ?? 'crop', `${at.path}.fit`)
   const fittedAsset = callHook(fit, 'fit', `${at.path}.fit`, () => fit.fit(cropped, box ?? frame))
@@ -113,7 +121,9 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
     const { base, speed } = splitSpeed(effect)
     const plugin = registry.find('effect', effect) ?? registry.get('effect', base, `${at.path}.effect`)
     const path = `${at.path}.effect`
-    const motion = callHook(plugin, 'compile', path, () => plugin.compile({ speed: speed === 'VeryFast' ? 'Fast' : speed, length: at.length, fitted: layer.fitted, frame }))
+    const motion = callHook(plugin, 'compile', path, () =>
+      plugin.compile({ speed: speed === 'VeryFast' ? 'Fast' : speed, length: at.length, fitted: layer.fitted, frame }),
+    )
     layer.effect = { motion, plugin, path }
   }
   if (clip.filter && clip.filter !== 'none') {
@@ -122,7 +132,15 @@ export function buildLayer(clip: Clip, at: { id: number; path: string; track: nu
     if (index < 0) index = ctx.filters.push({ glsl: plugin.glsl, plugin, path: `${at.path}.filter` }) - 1
     layer.filter = index
   }
-  const tweened = [clip.opacity, clip.offset?.x, clip.offset?.y, clip.scale, clip.transform?.rotate?.angle, clip.transform?.skew?.x, clip.transform?.skew?.y].some(isAnimated)
+  const tweened = [
+    clip.opacity,
+    clip.offset?.x,
+    clip.offset?.y,
+    clip.scale,
+    clip.transform?.rotate?.angle,
+    clip.transform?.skew?.x,
+    clip.transform?.skew?.y,
+  ].some(isAnimated)
   layer.animated ||= tweened || !!layer.transitionIn || !!layer.transitionOut || !!layer.effect
   // Rasterise the whole source for the largest scale the clip reaches (effects zoom up to 1.7×), never
   // above its own size; a crop shows part of it, so the whole is needed proportionally larger.
@@ -139,6 +157,6 @@ function transition(name: string | undefined, direction: 'in' | 'out', at: { pat
   const path = `${at.path}.transition.${direction}`
   const plugin = ctx.registry.find('transition', name) ?? ctx.registry.get('transition', base, path)
   const exact = plugin.name === name
-  const duration = Math.min(at.length, exact ? plugin.durations[''] : plugin.durations[speed || ''] ?? plugin.durations[''])
+  const duration = Math.min(at.length, exact ? plugin.durations[''] : (plugin.durations[speed || ''] ?? plugin.durations['']))
   return { motion: callHook(plugin, 'compile', path, () => plugin.compile({ direction, duration, gpu: ctx.gpu })), plugin, path, duration }
 }

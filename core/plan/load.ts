@@ -22,7 +22,9 @@ export function createLoad(registry: Registry, opts: LoadOptions, signal: AbortS
   const fetchSource = async (src: string): Promise<string> => {
     const loader = loaders.find((l) => callHook(l, 'test', undefined, () => l.test(src)))
     if (!loader) throw new RenderError('E_ASSET_UNREADABLE', `no loader accepts this source; loaders: ${loaders.map((l) => l.name).join(', ') || '(none)'}`)
-    return callHook(loader, 'load', undefined, () => loader.load(src, { signal, cacheDir: opts.cacheDir, baseDir: opts.baseDir, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }))
+    return callHook(loader, 'load', undefined, () =>
+      loader.load(src, { signal, cacheDir: opts.cacheDir, baseDir: opts.baseDir, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }),
+    )
   }
   return (src: string, path: string): Promise<string> => {
     let pending = seen.get(src)

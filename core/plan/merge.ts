@@ -19,7 +19,8 @@ export function applyMerge<T>(value: T, fields: ReadonlyArray<{ find: string; re
     if (node && typeof node === 'object') {
       const out: Record<string, unknown> = {}
       // A JSON key "__proto__" is an own property; plain assignment would swap the prototype instead.
-      for (const [k, v] of Object.entries(node)) Object.defineProperty(out, k, { value: visit(v, joinPath(path, k)), enumerable: true, writable: true, configurable: true })
+      for (const [k, v] of Object.entries(node))
+        Object.defineProperty(out, k, { value: visit(v, joinPath(path, k)), enumerable: true, writable: true, configurable: true })
       return out
     }
     return node

@@ -20,11 +20,16 @@ const even = (n: number) => Math.max(2, 2 * Math.round(n / 2))
 export function sizeFor(resolution: Resolution, aspect: AspectRatio = '16:9'): Size {
   const { width: W, height: H } = BASE[resolution]
   switch (aspect) {
-    case '16:9': return { width: W, height: H }
-    case '9:16': return { width: H, height: W }
-    case '1:1': return { width: H, height: H }
-    case '4:5': return { width: even((H * 4) / 5), height: H }
-    case '4:3': return { width: even((H * 4) / 3), height: H }
+    case '16:9':
+      return { width: W, height: H }
+    case '9:16':
+      return { width: H, height: W }
+    case '1:1':
+      return { width: H, height: H }
+    case '4:5':
+      return { width: even((H * 4) / 5), height: H }
+    case '4:3':
+      return { width: even((H * 4) / 3), height: H }
   }
 }
 

@@ -104,7 +104,8 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       const src = typeof clip.asset.src === 'string' && !clip.asset.src.trimStart().startsWith('<') ? clip.asset.src : undefined
       // Whatever the plugin starts here (downloads, probes) reports an uncaught failure as this clip's.
       prepared[i] = await atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () =>
-        callHook(plugin, 'prepare', `${path}.asset`, () => plugin.prepare(clip.asset, {
+        callHook(plugin, 'prepare', `${path}.asset`, () =>
+          plugin.prepare(clip.asset, {
             path,
             frame: { ...frame, fps },
             box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
@@ -122,7 +123,8 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
               const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
               return { asset: target.asset, offset }
             },
-          })),
+          }),
+        ),
       )
     })
 
@@ -131,7 +133,10 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       clips.map(({ clip, t, path }, i) => ({ path, track: t, start: clip.start, length: clip.length, alias: clip.alias, duration: prepared[i]!.duration })),
     )
     const timelineDuration = Math.max(0, ...timing.map((x) => x.start + x.length))
-    if (!(timelineDuration > 0)) throw new RenderError('E_TIMELINE_INVALID', 'the timeline is empty: its clips last 0 seconds', { issues: [{ path: 'timeline.tracks', message: 'total duration is 0' }] })
+    if (!(timelineDuration > 0))
+      throw new RenderError('E_TIMELINE_INVALID', 'the timeline is empty: its clips last 0 seconds', {
+        issues: [{ path: 'timeline.tracks', message: 'total duration is 0' }],
+      })
 
     // 5. What is written: the range (a single frame for stills), and its sound.
     const { firstFrame, frames } = frameRange(output, fps, timelineDuration, outputPlugin.takes)
@@ -145,13 +150,21 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     if (soundtrack) {
       const path = await load(soundtrack.src, 'timeline.soundtrack')
       const info = await probe(path, { signal }).catch(() => undefined)
-      if (!info?.streams.some((s) => s.type === 'audio')) throw new RenderError('E_ASSET_UNREADABLE', `timeline.soundtrack.src: ${soundtrack.src} has no audio stream`, { path: 'timeline.soundtrack.src' })
+      if (!info?.streams.some((s) => s.type === 'audio'))
+        throw new RenderError('E_ASSET_UNREADABLE', `timeline.soundtrack.src: ${soundtrack.src} has no audio stream`, { path: 'timeline.soundtrack.src' })
       const fileLength = info.duration ?? timelineDuration
       // Shotstack: the soundtrack plays for the video's length or the file's, whichever is shorter.
-      sounds.push({ source: { path, trim: 0, speed: 1, volume: soundtrack.volume ?? 1, effect: soundtrack.effect, duration: fileLength }, start: 0, length: Math.min(timelineDuration, fileLength) })
+      sounds.push({
+        source: { path, trim: 0, speed: 1, volume: soundtrack.volume ?? 1, effect: soundtrack.effect, duration: fileLength },
+        start: 0,
+        length: Math.min(timelineDuration, fileLength),
+      })
     }
     // ffmpeg input 0 is the piped video, except for audio-only outputs.
-    const audio = output.mute || outputPlugin.takes === 'still' || outputPlugin.sound === false ? undefined : buildAudioMix(sounds, firstFrame / fps, duration, outputPlugin.takes === 'audio' ? 0 : 1)
+    const audio =
+      output.mute || outputPlugin.takes === 'still' || outputPlugin.sound === false
+        ? undefined
+        : buildAudioMix(sounds, firstFrame / fps, duration, outputPlugin.takes === 'audio' ? 0 : 1)
 
     // 6. GL.
     gpu = createGpu(await createGLContext(frame.width, frame.height), frame)
@@ -168,15 +181,42 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     layers.sort((a, b) => a.order - b.order)
     // A luma matte masks the first content clip it overlaps on its own track (Shotstack's editor does the same).
     for (const luma of layers.filter((l) => l.role === 'luma')) {
-      const target = layers.filter((l) => l.role === 'content' && l.track === luma.track && l.startFrame < luma.endFrame && luma.startFrame < l.endFrame).sort((a, b) => a.id - b.id)[0]
+      const target = layers
+        .filter((l) => l.role === 'content' && l.track === luma.track && l.startFrame < luma.endFrame && luma.startFrame < l.endFrame)
+        .sort((a, b) => a.id - b.id)[0]
       if (target) target.lumas.push(luma)
       else warnings.push({ path: `${luma.path}.asset`, message: 'this luma matte overlaps no clip on its track, so it masks nothing' })
     }
 
     // 8. Painter (one program per distinct filter).
-    painter = createPainter(gpu, parseColor(edit.timeline.background ?? '#000000'), filters.map((f) => f.glsl), (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e))
+    painter = createPainter(
+      gpu,
+      parseColor(edit.timeline.background ?? '#000000'),
+      filters.map((f) => f.glsl),
+      (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e),
+    )
 
-    return { edit, warnings, frame, scaleTo, fps, fpsRational: fpsRational(fps), timelineDuration, firstFrame, frames, duration, format, output: outputPlugin, layers, sounds, audio, gpu, painter, tmpDir, dispose }
+    return {
+      edit,
+      warnings,
+      frame,
+      scaleTo,
+      fps,
+      fpsRational: fpsRational(fps),
+      timelineDuration,
+      firstFrame,
+      frames,
+      duration,
+      format,
+      output: outputPlugin,
+      layers,
+      sounds,
+      audio,
+      gpu,
+      painter,
+      tmpDir,
+      dispose,
+    }
   } catch (e) {
     await dispose()
     throw e
@@ -192,7 +232,9 @@ function frameRange(output: ValidEdit['output'], fps: number, timelineDuration: 
   const length = output.range?.length
   const last = length !== undefined ? Math.min(total, firstFrame + Math.round(length * fps)) : total
   if (last <= firstFrame) {
-    throw new RenderError('E_TIMELINE_INVALID', `output.range selects no frames of the ${timelineDuration.toFixed(2)} s timeline`, { issues: [{ path: 'output.range', message: `selects no frames of the ${timelineDuration.toFixed(2)} s timeline` }] })
+    throw new RenderError('E_TIMELINE_INVALID', `output.range selects no frames of the ${timelineDuration.toFixed(2)} s timeline`, {
+      issues: [{ path: 'output.range', message: `selects no frames of the ${timelineDuration.toFixed(2)} s timeline` }],
+    })
   }
   return { firstFrame, frames: last - firstFrame }
 }

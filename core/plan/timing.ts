@@ -29,7 +29,9 @@ export function resolveTiming(clips: readonly TimingInput[]): { start: number; l
     else byAlias.set(c.alias, i)
   })
   const start: (number | undefined)[] = clips.map((c) => (typeof c.start === 'number' ? c.start : undefined))
-  const length: (number | undefined)[] = clips.map((c) => (typeof c.length === 'number' ? c.length : c.length === 'auto' ? c.duration ?? STILL_AUTO_LENGTH : undefined))
+  const length: (number | undefined)[] = clips.map((c) =>
+    typeof c.length === 'number' ? c.length : c.length === 'auto' ? (c.duration ?? STILL_AUTO_LENGTH) : undefined,
+  )
   const prevOnTrack = clips.map((c, i) => {
     for (let j = i - 1; j >= 0; j--) if (clips[j]!.track === c.track) return j
     return -1
@@ -73,8 +75,10 @@ export function resolveTiming(clips: readonly TimingInput[]): { start: number; l
     }
   }
   clips.forEach((c, i) => {
-    if (start[i] === undefined) issues.push({ path: `${c.path}.start`, message: `cannot resolve start ${JSON.stringify(c.start)} (circular or unresolvable reference)` })
-    else if (length[i] === undefined) issues.push({ path: `${c.path}.length`, message: `cannot resolve length ${JSON.stringify(c.length)} (circular or unresolvable reference)` })
+    if (start[i] === undefined)
+      issues.push({ path: `${c.path}.start`, message: `cannot resolve start ${JSON.stringify(c.start)} (circular or unresolvable reference)` })
+    else if (length[i] === undefined)
+      issues.push({ path: `${c.path}.length`, message: `cannot resolve length ${JSON.stringify(c.length)} (circular or unresolvable reference)` })
   })
   if (issues.length) throw invalidTimeline(dedupe(issues))
   return clips.map((_, i) => ({ start: start[i]!, length: length[i]! }))

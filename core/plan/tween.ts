@@ -33,7 +33,8 @@ export function compileTrack(value: Animatable | undefined, fallback: number, ma
 }
 
 function compileSegment(s: TweenOutput, map: (n: number) => number) {
-  const from = map(s.from), to = map(s.to)
+  const from = map(s.from),
+    to = map(s.to)
   const end = s.start + s.length
   // Shotstack applies `easing` only with bezier interpolation.
   const ease = s.interpolation === 'bezier' ? easing(s.easing ?? 'ease') : s.interpolation === 'constant' ? () => 0 : easing('linear')

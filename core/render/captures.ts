@@ -15,7 +15,12 @@ export function createCaptures(plan: RenderPlan, out: string) {
   if (poster) wanted.push({ name: 'poster', frame: clampFrame(poster.capture), path: `${stem}-poster.jpg`, size })
   if (thumbnail) {
     const even = (n: number) => Math.max(2, 2 * Math.round((n * thumbnail.scale) / 2))
-    wanted.push({ name: 'thumbnail', frame: clampFrame(thumbnail.capture), path: `${stem}-thumbnail.jpg`, size: { width: even(size.width), height: even(size.height) } })
+    wanted.push({
+      name: 'thumbnail',
+      frame: clampFrame(thumbnail.capture),
+      path: `${stem}-thumbnail.jpg`,
+      size: { width: even(size.width), height: even(size.height) },
+    })
   }
   return {
     onFrame: wanted.length

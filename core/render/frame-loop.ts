@@ -219,13 +219,14 @@ function frameOf(layer: LayerPlan, source: FrameSource, t: number): ReturnType<F
 
 const frameError = (layer: LayerPlan, e: unknown) => hookError({ kind: 'asset', name: layer.type }, 'frame', `${layer.path}.asset`, e)
 
-const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x)
+const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1))
 
 /** The GLSL transition running on `layer` at local time `t`, with its progress, if any. */
 function glslTransition(layer: LayerPlan, t: number) {
   const tin = layer.transitionIn
   if (tin?.motion.blend && t < tin.duration) return { transition: tin, direction: 'in' as const, progress: clamp01(t / tin.duration) }
   const tout = layer.transitionOut
-  if (tout?.motion.blend && t > layer.length - tout.duration) return { transition: tout, direction: 'out' as const, progress: clamp01((t - (layer.length - tout.duration)) / tout.duration) }
+  if (tout?.motion.blend && t > layer.length - tout.duration)
+    return { transition: tout, direction: 'out' as const, progress: clamp01((t - (layer.length - tout.duration)) / tout.duration) }
   return undefined
 }

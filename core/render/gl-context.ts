@@ -14,7 +14,10 @@ export async function createGLContext(width: number, height: number): Promise<We
     gl = createGL(width, height, opts)
   }
   if (!gl) {
-    throw new RenderError('E_GL_UNAVAILABLE', `headless-gl could not create a ${width}x${height} context (DISPLAY=${process.env.DISPLAY ?? 'unset'}); is Mesa (libgl1-mesa-dri) installed?`)
+    throw new RenderError(
+      'E_GL_UNAVAILABLE',
+      `headless-gl could not create a ${width}x${height} context (DISPLAY=${process.env.DISPLAY ?? 'unset'}); is Mesa (libgl1-mesa-dri) installed?`,
+    )
   }
   const max = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number
   if (width > max || height > max) {

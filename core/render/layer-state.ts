@@ -48,7 +48,12 @@ const generate = (params: string, line: (key: string, f: number) => string, firs
 export const resetState = generate('s', (k) => `s.${k} = ${LAYER_STATE[k as keyof LayerState]}`) as (s: LayerState) => void
 
 /** Writes layer `id` with state `s` into `key` at `at` (`KEY_FIELDS` numbers). HOT: no allocation. */
-export const writeKey = generate('key, at, id, s', (k, f) => `key[at + ${1 + f}] = s.${k}`, 'key[at] = id') as (key: Float64Array, at: number, id: number, s: LayerState) => void
+export const writeKey = generate('key, at, id, s', (k, f) => `key[at + ${1 + f}] = s.${k}`, 'key[at] = id') as (
+  key: Float64Array,
+  at: number,
+  id: number,
+  s: LayerState,
+) => void
 
 /** Whether two keys hold the same layer in the same state at `at`. */
 export function sameKey(a: Float64Array, b: Float64Array, at: number): boolean {

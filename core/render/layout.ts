@@ -5,9 +5,15 @@ import { LAYER_STATE } from './layer-state.js'
 
 /** Where a position puts the layer: 0 = flush left/top, 0.5 = centred, 1 = flush right/bottom. */
 const ANCHORS: Record<Position, [number, number]> = {
-  topLeft: [0, 0], top: [0.5, 0], topRight: [1, 0],
-  left: [0, 0.5], center: [0.5, 0.5], right: [1, 0.5],
-  bottomLeft: [0, 1], bottom: [0.5, 1], bottomRight: [1, 1],
+  topLeft: [0, 0],
+  top: [0.5, 0],
+  topRight: [1, 0],
+  left: [0, 0.5],
+  center: [0.5, 0.5],
+  right: [1, 0.5],
+  bottomLeft: [0, 1],
+  bottom: [0.5, 1],
+  bottomRight: [1, 1],
 }
 
 /** Returns [ax, ay] for a position (see ANCHORS). */
@@ -39,7 +45,8 @@ export function layerMatrix(frame: Size, fitted: Size, position: Position, s: La
   out[5] = y + (1 - z) * (h / 2)
   if (s.rotate === 0 && s.skewX === 0 && s.skewY === 0) return out
   const rad = (s.rotate * Math.PI) / 180
-  const cos = Math.cos(rad), sin = Math.sin(rad)
+  const cos = Math.cos(rad),
+    sin = Math.sin(rad)
   // Rotation (clockwise on screen, y down) after shear [[1, skewX], [skewY, 1]].
   const linear: [number, number, number, number] = [cos - sin * s.skewY, sin + cos * s.skewY, cos * s.skewX - sin, sin * s.skewX + cos]
   return multiply(about(linear, x + ax * w, y + ay * h), [...out] as Affine, out)

@@ -52,8 +52,12 @@ varying vec2 vQ;
 vec4 look(vec4 c) { ${filter} }
 void main() {
   vec4 c = look(texture2D(uTex, vUV));
-  ${v.wiped ? `float x = uWipe.w > 0.0 ? vQ.x : 1.0 - vQ.x;
-  c *= 1.0 - smoothstep(uWipe.y - uWipe.z, uWipe.y, x);` : ''}
+  ${
+    v.wiped
+      ? `float x = uWipe.w > 0.0 ? vQ.x : 1.0 - vQ.x;
+  c *= 1.0 - smoothstep(uWipe.y - uWipe.z, uWipe.y, x);`
+      : ''
+  }
   ${v.masked ? 'vec4 m = texture2D(uMask, gl_FragCoord.xy / uFrame2); c *= dot(m.rgb, vec3(0.2126, 0.7152, 0.0722));' : ''}
   c *= uOpacity;
   gl_FragColor = ${v.onClear ? overClear(v.onClear) : 'c'};
@@ -117,8 +121,20 @@ export function createPainter(
     const program = gpu.program(VERTEX, FRAGMENT(body, variant))
     const u = (name: string) => gl.getUniformLocation(program, name)
     return {
-      program, masked: variant.masked, aUnit: gl.getAttribLocation(program, 'aUnit'), m0: u('uM0'), m1: u('uM1'), frame: u('uFrame'), frame2: u('uFrame2'), quad: u('uQuad'), uv: u('uUV'),
-      opacity: u('uOpacity'), tex: u('uTex'), texel: u('uTexel'), wipe: u('uWipe'), mask: u('uMask'),
+      program,
+      masked: variant.masked,
+      aUnit: gl.getAttribLocation(program, 'aUnit'),
+      m0: u('uM0'),
+      m1: u('uM1'),
+      frame: u('uFrame'),
+      frame2: u('uFrame2'),
+      quad: u('uQuad'),
+      uv: u('uUV'),
+      opacity: u('uOpacity'),
+      tex: u('uTex'),
+      texel: u('uTexel'),
+      wipe: u('uWipe'),
+      mask: u('uMask'),
     }
   }
   // Programs are compiled at plan time: unmasked for every filter now (a broken filter fails before any
@@ -272,7 +288,10 @@ export function createPainter(
 export function texelExact(c: DrawCall): boolean {
   // HOT (every draw): plain indexing, no destructuring.
   const m = c.matrix
-  const a = m[0], d = m[3], e = m[4], f = m[5]
+  const a = m[0],
+    d = m[3],
+    e = m[4],
+    f = m[5]
   if (m[1] !== 0 || m[2] !== 0 || a <= 0 || d <= 0) return false
   const du = (c.uv[2] - c.uv[0]) * c.texture.width
   const dv = (c.uv[3] - c.uv[1]) * c.texture.height

@@ -22,7 +22,12 @@ export class Scheduler {
   private live: LiveLayer[] = []
   private liveKey = ''
 
-  constructor(layers: readonly LayerPlan[], private readonly gpu: Gpu, private readonly lookahead: number, private readonly fps: number) {
+  constructor(
+    layers: readonly LayerPlan[],
+    private readonly gpu: Gpu,
+    private readonly lookahead: number,
+    private readonly fps: number,
+  ) {
     this.byStart = layers.filter((l) => l.endFrame > l.startFrame).sort((a, b) => a.startFrame - b.startFrame)
   }
 

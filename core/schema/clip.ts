@@ -7,13 +7,25 @@ const SMART_LENGTH = /^(auto|end|alias:\/\/[A-Za-z0-9_-]+)$/
 
 /** `start`: seconds ≥ 0, `auto` (after the previous clip on the track) or `alias://name`. */
 export const StartSchema = v.union(
-  [num(0), v.pipe(v.string(), v.regex(SMART_START, (i) => `must be seconds, "auto" or "alias://name"; got ${show(i.input)}`))],
+  [
+    num(0),
+    v.pipe(
+      v.string(),
+      v.regex(SMART_START, (i) => `must be seconds, "auto" or "alias://name"; got ${show(i.input)}`),
+    ),
+  ],
   (i) => `must be seconds, "auto" or "alias://name"; got ${show(i.input)}`,
 )
 
 /** `length`: seconds ≥ 0, `auto` (the asset's own duration), `end` (to the timeline's end) or `alias://name`. */
 export const LengthSchema = v.union(
-  [num(0), v.pipe(v.string(), v.regex(SMART_LENGTH, (i) => `must be seconds, "auto", "end" or "alias://name"; got ${show(i.input)}`))],
+  [
+    num(0),
+    v.pipe(
+      v.string(),
+      v.regex(SMART_LENGTH, (i) => `must be seconds, "auto", "end" or "alias://name"; got ${show(i.input)}`),
+    ),
+  ],
   (i) => `must be seconds, "auto", "end" or "alias://name"; got ${show(i.input)}`,
 )
 
@@ -51,13 +63,21 @@ export const ClipSchema = v.object({
   filter: v.optional(v.string()),
   opacity: v.optional(numOrTween(0, 1)),
   transform: v.optional(TransformSchema),
-  alias: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, (i) => `must use letters, digits, _ or -; got ${show(i.input)}`))),
+  alias: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z0-9_-]+$/, (i) => `must use letters, digits, _ or -; got ${show(i.input)}`),
+    ),
+  ),
   id: v.optional(v.string()),
 })
 export type ClipInput = v.InferInput<typeof ClipSchema>
 export type ClipOutput = v.InferOutput<typeof ClipSchema>
 
 export const TrackSchema = v.object({
-  clips: v.pipe(v.array(ClipSchema, (i) => `must be an array of clips, got ${show(i.input)}`), v.minLength(1, 'must hold at least one clip')),
+  clips: v.pipe(
+    v.array(ClipSchema, (i) => `must be an array of clips, got ${show(i.input)}`),
+    v.minLength(1, 'must hold at least one clip'),
+  ),
 })
 export type TrackOutput = v.InferOutput<typeof TrackSchema>

@@ -7,7 +7,10 @@ import { BoolLike, Color, num, show, Src } from './primitives.js'
 /** `timeline.soundtrack`: the seed's plain URL string, or Shotstack's `{src, effect, volume}`. */
 export const SoundtrackSchema = v.union(
   [
-    v.pipe(Src, v.transform((src) => ({ src, effect: undefined as v.InferOutput<typeof AudioEffect> | undefined, volume: undefined as number | undefined }))),
+    v.pipe(
+      Src,
+      v.transform((src) => ({ src, effect: undefined as v.InferOutput<typeof AudioEffect> | undefined, volume: undefined as number | undefined })),
+    ),
     v.object({ src: Src, effect: v.optional(AudioEffect), volume: v.optional(num(0, 1)) }),
   ],
   (i) => `must be a URL string or {src, effect, volume}; got ${show(i.input)}`,
@@ -17,7 +20,10 @@ export const FontSchema = v.object({ src: Src })
 
 /** The timeline: ordered tracks (tracks[0] on top), background colour, custom fonts, soundtrack. */
 export const TimelineSchema = v.object({
-  tracks: v.pipe(v.array(TrackSchema, (i) => `must be an array of tracks, got ${show(i.input)}`), v.minLength(1, 'must hold at least one track')),
+  tracks: v.pipe(
+    v.array(TrackSchema, (i) => `must be an array of tracks, got ${show(i.input)}`),
+    v.minLength(1, 'must hold at least one track'),
+  ),
   background: v.optional(Color),
   fonts: v.optional(v.array(FontSchema)),
   soundtrack: v.optional(SoundtrackSchema),
@@ -36,7 +42,12 @@ export const EditSchema = v.object({
   timeline: TimelineSchema,
   output: v.optional(OutputSchema, {}),
   merge: v.optional(v.array(MergeFieldSchema)),
-  callback: v.optional(v.pipe(v.string(), v.url((i) => `must be an absolute URL, got ${show(i.input)}`))),
+  callback: v.optional(
+    v.pipe(
+      v.string(),
+      v.url((i) => `must be an absolute URL, got ${show(i.input)}`),
+    ),
+  ),
   disk: v.optional(v.picklist(['local', 'mount'])),
   instance: v.optional(v.picklist(['s1', 's2', 'a1'])),
 })

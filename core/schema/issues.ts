@@ -32,7 +32,11 @@ export function toIssues(issues: readonly BaseIssue<unknown>[], prefix = ''): Is
     }
     // valibot words a missing key as "Invalid key: Expected "x" but received undefined".
     const unknownKey = issue.kind === 'schema' && /^Invalid key: Expected never/.test(issue.message)
-    const message = unknownKey ? 'is not a known field' : issue.kind === 'schema' && issue.input === undefined && /^Invalid key/.test(issue.message) ? 'is required' : issue.message
+    const message = unknownKey
+      ? 'is not a known field'
+      : issue.kind === 'schema' && issue.input === undefined && /^Invalid key/.test(issue.message)
+        ? 'is required'
+        : issue.message
     out.push({ path: formatPath(issue.path as PathItem[] | undefined, prefix), message })
   }
   return dedupe(out)

@@ -8,15 +8,46 @@ const withSpeeds = (bases: readonly string[]) => bases.flatMap((b) => SPEEDS.map
 
 /** The 16 asset types of the OAS `Asset` discriminator. */
 export const SHOTSTACK_ASSET_TYPES = [
-  'video', 'image', 'text', 'rich-text', 'audio', 'luma', 'caption', 'rich-caption', 'html', 'html5', 'title',
-  'shape', 'svg', 'text-to-image', 'image-to-video', 'text-to-speech',
+  'video',
+  'image',
+  'text',
+  'rich-text',
+  'audio',
+  'luma',
+  'caption',
+  'rich-caption',
+  'html',
+  'html5',
+  'title',
+  'shape',
+  'svg',
+  'text-to-image',
+  'image-to-video',
+  'text-to-speech',
 ] as const
 
 /** Transition bases; every base but `zoom` also comes as `…Slow` and `…Fast`. */
 export const TRANSITION_BASES = [
-  'fade', 'reveal', 'wipeLeft', 'wipeRight', 'slideLeft', 'slideRight', 'slideUp', 'slideDown', 'carouselLeft',
-  'carouselRight', 'carouselUp', 'carouselDown', 'shuffleTopRight', 'shuffleRightTop', 'shuffleRightBottom',
-  'shuffleBottomRight', 'shuffleBottomLeft', 'shuffleLeftBottom', 'shuffleLeftTop', 'shuffleTopLeft',
+  'fade',
+  'reveal',
+  'wipeLeft',
+  'wipeRight',
+  'slideLeft',
+  'slideRight',
+  'slideUp',
+  'slideDown',
+  'carouselLeft',
+  'carouselRight',
+  'carouselUp',
+  'carouselDown',
+  'shuffleTopRight',
+  'shuffleRightTop',
+  'shuffleRightBottom',
+  'shuffleBottomRight',
+  'shuffleBottomLeft',
+  'shuffleLeftBottom',
+  'shuffleLeftTop',
+  'shuffleTopLeft',
 ] as const
 
 /** All 62 values of the OAS `Transition` enum (`none` included). */
@@ -36,5 +67,5 @@ export const FITS = ['crop', 'cover', 'contain', 'none'] as const
 /** Splits `slideLeftFast` into its base and speed; a name without a suffix has speed ''. */
 export function splitSpeed(name: string): { base: string; speed: '' | 'Slow' | 'Fast' | 'VeryFast' } {
   const m = /^(.*?)(VeryFast|Slow|Fast)$/.exec(name)
-  return m && m[1] ? { base: m[1], speed: m[2] as 'Slow' | 'Fast' | 'VeryFast' } : { base: name, speed: '' }
+  return m?.[1] ? { base: m[1], speed: m[2] as 'Slow' | 'Fast' | 'VeryFast' } : { base: name, speed: '' }
 }

@@ -15,7 +15,10 @@ export type Quality = (typeof QUALITIES)[number]
 
 const Fps = v.pipe(
   num(),
-  v.check((n: number) => (FPS_VALUES as readonly number[]).includes(n), (i) => `must be one of ${FPS_VALUES.join(', ')}; got ${show(i.input)}`),
+  v.check(
+    (n: number) => (FPS_VALUES as readonly number[]).includes(n),
+    (i) => `must be one of ${FPS_VALUES.join(', ')}; got ${show(i.input)}`,
+  ),
 )
 
 /** `output`: format, size (resolution × aspectRatio, or explicit size), fps, quality and extras. */

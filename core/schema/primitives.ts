@@ -21,7 +21,10 @@ export function show(input: unknown): string {
 export const NumberLike = v.pipe(
   v.union(
     [
-      v.pipe(v.number(), v.finite((i) => `must be a finite number, got ${show(i.input)}`)),
+      v.pipe(
+        v.number(),
+        v.finite((i) => `must be a finite number, got ${show(i.input)}`),
+      ),
       v.pipe(
         v.string(),
         v.regex(NUMERIC, (i) => `must be a number, got ${show(i.input)}`),
@@ -40,18 +43,30 @@ export function num(min?: number, max?: number) {
   const rule = min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`
   return v.pipe(
     NumberLike,
-    v.check((n: number) => (min === undefined || n >= min) && (max === undefined || n <= max), (i) => `must be ${rule}, got ${show(i.input)}`),
+    v.check(
+      (n: number) => (min === undefined || n >= min) && (max === undefined || n <= max),
+      (i) => `must be ${rule}, got ${show(i.input)}`,
+    ),
   )
 }
 
 /** An integer within [min, max], coerced from numeric strings. */
 export function int(min?: number, max?: number) {
-  return v.pipe(num(min, max), v.integer((i) => `must be an integer, got ${show(i.input)}`))
+  return v.pipe(
+    num(min, max),
+    v.integer((i) => `must be an integer, got ${show(i.input)}`),
+  )
 }
 
 /** A boolean, or the strings "true"/"false" (DOCS21's caching example writes `"cache": "false"`). */
 export const BoolLike = v.union(
-  [v.boolean(), v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true'))],
+  [
+    v.boolean(),
+    v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((s) => s === 'true'),
+    ),
+  ],
   (i) => `must be true or false, got ${show(i.input)}`,
 )
 
@@ -65,7 +80,10 @@ const CSS_WORDS = /^(transparent|[a-z]+|rgba?\([^)]*\))$/i
  */
 export const Color = v.pipe(
   v.string((i) => `must be a colour string, got ${show(i.input)}`),
-  v.check((s) => HEX.test(s.trim()) || PLACEHOLDER.test(s) || CSS_WORDS.test(s.trim()), (i) => `must be a hex colour like #rrggbb, got ${show(i.input)}`),
+  v.check(
+    (s) => HEX.test(s.trim()) || PLACEHOLDER.test(s) || CSS_WORDS.test(s.trim()),
+    (i) => `must be a hex colour like #rrggbb, got ${show(i.input)}`,
+  ),
   v.transform((s) => (PLACEHOLDER.test(s) ? undefined : s.trim())),
 )
 
@@ -83,10 +101,35 @@ export function oneOf<const T extends readonly string[]>(values: T) {
 
 /** Shotstack's 28 bezier easings, plus `linear` which real templates use. */
 export const EASINGS = [
-  'ease', 'easeIn', 'easeOut', 'easeInOut', 'easeInQuad', 'easeInCubic', 'easeInQuart', 'easeInQuint', 'easeInSine',
-  'easeInExpo', 'easeInCirc', 'easeInBack', 'easeOutQuad', 'easeOutCubic', 'easeOutQuart', 'easeOutQuint', 'easeOutSine',
-  'easeOutExpo', 'easeOutCirc', 'easeOutBack', 'easeInOutQuad', 'easeInOutCubic', 'easeInOutQuart', 'easeInOutQuint',
-  'easeInOutSine', 'easeInOutExpo', 'easeInOutCirc', 'easeInOutBack', 'linear',
+  'ease',
+  'easeIn',
+  'easeOut',
+  'easeInOut',
+  'easeInQuad',
+  'easeInCubic',
+  'easeInQuart',
+  'easeInQuint',
+  'easeInSine',
+  'easeInExpo',
+  'easeInCirc',
+  'easeInBack',
+  'easeOutQuad',
+  'easeOutCubic',
+  'easeOutQuart',
+  'easeOutQuint',
+  'easeOutSine',
+  'easeOutExpo',
+  'easeOutCirc',
+  'easeOutBack',
+  'easeInOutQuad',
+  'easeInOutCubic',
+  'easeInOutQuart',
+  'easeInOutQuint',
+  'easeInOutSine',
+  'easeInOutExpo',
+  'easeInOutCirc',
+  'easeInOutBack',
+  'linear',
 ] as const
 
 /** One keyframe segment: `{from, to, start, length, interpolation, easing}`, times relative to the clip. */
@@ -102,8 +145,9 @@ export type TweenOutput = v.InferOutput<typeof TweenSchema>
 
 /** A property that is either a constant number in [min, max] or an array of tweens. */
 export function numOrTween(min?: number, max?: number) {
-  return v.union([num(min, max), v.pipe(v.array(TweenSchema), v.minLength(1, 'must hold at least one tween'))], (i) =>
-    `must be a number or an array of tweens, got ${show(i.input)}`,
+  return v.union(
+    [num(min, max), v.pipe(v.array(TweenSchema), v.minLength(1, 'must hold at least one tween'))],
+    (i) => `must be a number or an array of tweens, got ${show(i.input)}`,
   )
 }
 export type Animatable = number | TweenOutput[]

@@ -28,9 +28,11 @@ function walk(schema: AnySchema, input: unknown, path: string, out: Warning[], s
     case 'nullable':
     case 'nullish':
     case 'exact_optional':
-      return walk(schema.wrapped as AnySchema, input, path, out, skip)
+      walk(schema.wrapped as AnySchema, input, path, out, skip)
+      return
     case 'lazy':
-      return walk(schema.getter!(input) as AnySchema, input, path, out, skip)
+      walk(schema.getter!(input) as AnySchema, input, path, out, skip)
+      return
     case 'union':
     case 'variant': {
       const match = schema.options!.find((option) => v.is(option, input))

@@ -82,7 +82,8 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
     if (schema) warnings.push(...unknownKeys(schema, clip.asset, `${path}.asset`))
     for (const axis of ['x', 'y'] as const) {
       const o = (clip.offset as Record<string, unknown> | undefined)?.[axis]
-      if (typeof o === 'number' && Math.abs(o) > 1) warnings.push({ path: `${path}.offset.${axis}`, message: `${o} is outside -1..1; the clip is placed partly or wholly off-frame` })
+      if (typeof o === 'number' && Math.abs(o) > 1)
+        warnings.push({ path: `${path}.offset.${axis}`, message: `${o} is outside -1..1; the clip is placed partly or wholly off-frame` })
     }
   })
   return { edit, warnings: capped(warnings, 'warnings') }

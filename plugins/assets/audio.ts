@@ -17,12 +17,17 @@ export const audio = defineAssetPlugin({
       ctx.warn('music generation from a prompt needs a music provider, which is not configured; the clip is silent')
       return { size: null, duration: params.musicLengthMs !== undefined ? params.musicLengthMs / 1000 : undefined }
     }
-    if (!params.src) throw new RenderError('E_TIMELINE_INVALID', `${where}: audio needs "src" or "prompt"`, { path: `${where}.src`, issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }] })
+    if (!params.src)
+      throw new RenderError('E_TIMELINE_INVALID', `${where}: audio needs "src" or "prompt"`, {
+        path: `${where}.src`,
+        issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }],
+      })
     const path = await ctx.load(params.src)
     const info = await probe(path, { signal: ctx.signal }).catch((e: Error) => {
       throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: not a readable media file (${e.message})`, { path: `${where}.src` })
     })
-    if (!info.streams.some((s) => s.type === 'audio')) throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} has no audio stream`, { path: `${where}.src` })
+    if (!info.streams.some((s) => s.type === 'audio'))
+      throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} has no audio stream`, { path: `${where}.src` })
     const trim = params.trim ?? 0
     const speed = params.speed && params.speed > 0 ? params.speed : 1
     const fileDuration = info.duration ?? 0

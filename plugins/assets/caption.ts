@@ -51,10 +51,15 @@ export const caption = defineAssetPlugin({
       static: cues.length === 0,
       defaultFit: 'none',
       async open(gpu, need) {
-        return redrawingSource(gpu, need, (t) => String(at(t) ? cues.indexOf(at(t)!) : -1), (t) => {
-          const cue = at(t)
-          return cue ? drawTextBox(cue.text, style, box, need) : null
-        })
+        return redrawingSource(
+          gpu,
+          need,
+          (t) => String(at(t) ? cues.indexOf(at(t)!) : -1),
+          (t) => {
+            const cue = at(t)
+            return cue ? drawTextBox(cue.text, style, box, need) : null
+          },
+        )
       },
     }
   },

@@ -32,16 +32,26 @@ export const html = defineAssetPlugin({
   schema: HtmlAssetSchema,
   async prepare(params, ctx) {
     const size = { width: params.width ?? ctx.frame.width, height: params.height ?? ctx.frame.height }
-    const box = { html: params.html, css: params.css, ...size, background: params.background ? cssColor(params.background) : undefined, position: params.position ?? 'center' }
+    const box = {
+      html: params.html,
+      css: params.css,
+      ...size,
+      background: params.background ? cssColor(params.background) : undefined,
+      position: params.position ?? 'center',
+    }
     return {
       size,
       static: true,
       defaultFit: 'none',
       async open(gpu, need) {
         const fonts = ctx.fonts.faces().map((f) => `${f.family}:${f.weight}:${f.path}`)
-        const key = createHash('sha1').update(JSON.stringify([box, need, fonts])).digest('hex')
+        const key = createHash('sha1')
+          .update(JSON.stringify([box, need, fonts]))
+          .digest('hex')
         // satori, resvg and juice cost ~75 MB resident: load them only when an html clip is drawn.
-        const pixels = await rasterise(key, need.width * need.height * 4, async () => (await import('../lib/html/render.js')).renderHtml(box, need, ctx.fonts, ctx.warn))
+        const pixels = await rasterise(key, need.width * need.height * 4, async () =>
+          (await import('../lib/html/render.js')).renderHtml(box, need, ctx.fonts, ctx.warn),
+        )
         const texture = gpu.texture(pixels, need.width, need.height)
         return { frame: () => texture, close: () => gpu.release(texture) }
       },

@@ -13,7 +13,8 @@ export const html5 = defineAssetPlugin({
   async prepare(params, ctx) {
     const size = ctx.box ?? { width: ctx.frame.width, height: ctx.frame.height }
     if (params.js?.trim() || /<script\b/i.test(params.html)) ctx.warn('html5 is rendered statically: its scripts are not run')
-    if (/@keyframes|\banimation\s*:|\btransition\s*:/i.test(`${params.css ?? ''}${params.html}`)) ctx.warn('html5 is rendered statically: CSS animations and transitions show their starting state')
+    if (/@keyframes|\banimation\s*:|\btransition\s*:/i.test(`${params.css ?? ''}${params.html}`))
+      ctx.warn('html5 is rendered statically: CSS animations and transitions show their starting state')
     const box = { html: params.html.replace(/<script\b[\s\S]*?<\/script>/gi, ''), css: params.css, ...size, position: 'topLeft' }
     return {
       size,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { createCanvas, loadImage } from '@napi-rs/canvas'
+import { createCanvas, type Image, loadImage } from '@napi-rs/canvas'
 import { imageSizeFromFile } from 'image-size/fromFile'
 import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size } from '../../core/index.js'
 import { promptSize, promptModel } from './prompt-size.js'
@@ -21,7 +21,11 @@ export const image = defineAssetPlugin({
       const size = promptSize(params.resolution, params.aspectRatio, ctx.frame)
       return prepareStill(await ctx.generateImage({ prompt: params.prompt, model: promptModel(params.model, ctx), ...size }), ctx)
     }
-    if (!params.src) throw new RenderError('E_TIMELINE_INVALID', `${ctx.path}.asset: an image needs "src" or "prompt"`, { path: `${ctx.path}.asset.src`, issues: [{ path: `${ctx.path}.asset.src`, message: 'is required (or give a prompt)' }] })
+    if (!params.src)
+      throw new RenderError('E_TIMELINE_INVALID', `${ctx.path}.asset: an image needs "src" or "prompt"`, {
+        path: `${ctx.path}.asset.src`,
+        issues: [{ path: `${ctx.path}.asset.src`, message: 'is required (or give a prompt)' }],
+      })
     return prepareStill(await ctx.load(params.src), ctx)
   },
 })
@@ -51,14 +55,16 @@ async function readSize(path: string, clip: string): Promise<Size> {
   }
   if (!info.width || !info.height) throw new RenderError('E_ASSET_UNREADABLE', `${clip}.asset.src: image has no size`, { path: `${clip}.asset.src` })
   if (info.width * info.height > MAX_PIXELS) {
-    throw new RenderError('E_ASSET_TOO_LARGE', `${clip}.asset.src: ${info.width}x${info.height} image exceeds ${MAX_PIXELS / 1e6} megapixels`, { path: `${clip}.asset.src` })
+    throw new RenderError('E_ASSET_TOO_LARGE', `${clip}.asset.src: ${info.width}x${info.height} image exceeds ${MAX_PIXELS / 1e6} megapixels`, {
+      path: `${clip}.asset.src`,
+    })
   }
   return { width: info.width, height: info.height }
 }
 
 /** Decodes and resamples to exactly `need` pixels, premultiplied (canvas's native layout). */
 async function decode(path: string, need: Size, clip: string): Promise<Uint8Array> {
-  let img
+  let img: Image
   try {
     img = await loadImage(await readFile(path))
   } catch (e) {

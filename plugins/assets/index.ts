@@ -16,4 +16,21 @@ import { title } from './title.js'
 import { video } from './video.js'
 
 /** Built-in asset types: all sixteen of Shotstack's. */
-export const builtinAssets = [image, title, video, audio, html, textToImage, luma, text, richText, svg, shape, caption, richCaption, html5, textToSpeech, imageToVideo]
+export const builtinAssets = [
+  image,
+  title,
+  video,
+  audio,
+  html,
+  textToImage,
+  luma,
+  text,
+  richText,
+  svg,
+  shape,
+  caption,
+  richCaption,
+  html5,
+  textToSpeech,
+  imageToVideo,
+]

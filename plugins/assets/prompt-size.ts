@@ -2,11 +2,26 @@ import type { PrepareContext, Size } from '../../core/index.js'
 
 /** The seed's image sizes by aspect ratio, small and large. */
 const SIZES: Record<string, [Size, Size]> = {
-  '1:1': [{ width: 1024, height: 1024 }, { width: 1024, height: 1024 }],
-  '16:9': [{ width: 1024, height: 576 }, { width: 1920, height: 1080 }],
-  '9:16': [{ width: 576, height: 1024 }, { width: 1080, height: 1920 }],
-  '4:3': [{ width: 1024, height: 768 }, { width: 1024, height: 768 }],
-  '3:4': [{ width: 768, height: 1024 }, { width: 768, height: 1024 }],
+  '1:1': [
+    { width: 1024, height: 1024 },
+    { width: 1024, height: 1024 },
+  ],
+  '16:9': [
+    { width: 1024, height: 576 },
+    { width: 1920, height: 1080 },
+  ],
+  '9:16': [
+    { width: 576, height: 1024 },
+    { width: 1080, height: 1920 },
+  ],
+  '4:3': [
+    { width: 1024, height: 768 },
+    { width: 1024, height: 768 },
+  ],
+  '3:4': [
+    { width: 768, height: 1024 },
+    { width: 768, height: 1024 },
+  ],
 }
 
 /**

@@ -37,8 +37,19 @@ export const richCaption = defineAssetPlugin({
     const active: Partial<UnitState> = {
       color: a.font?.color ?? (kind === 'highlight' || kind === 'karaoke' ? '#ffff00' : undefined),
       background: a.font?.background,
-      stroke: a.stroke === 'none' ? null : a.stroke?.width ? { width: a.stroke.width, color: withOpacity(a.stroke.color ?? '#000000', a.stroke.opacity) } : undefined,
-      shadow: a.shadow === 'none' ? null : a.shadow ? { offsetX: a.shadow.offsetX ?? 0, offsetY: a.shadow.offsetY ?? 0, blur: a.shadow.blur ?? 0, color: withOpacity(a.shadow.color ?? '#000000', a.shadow.opacity ?? 0.5) } : undefined,
+      stroke:
+        a.stroke === 'none' ? null : a.stroke?.width ? { width: a.stroke.width, color: withOpacity(a.stroke.color ?? '#000000', a.stroke.opacity) } : undefined,
+      shadow:
+        a.shadow === 'none'
+          ? null
+          : a.shadow
+            ? {
+                offsetX: a.shadow.offsetX ?? 0,
+                offsetY: a.shadow.offsetY ?? 0,
+                blur: a.shadow.blur ?? 0,
+                color: withOpacity(a.shadow.color ?? '#000000', a.shadow.opacity ?? 0.5),
+              }
+            : undefined,
     }
     const timed = new Map<Cue, { start: number; end: number }[]>(cues.map((c) => [c, wordTimes(c)]))
 
@@ -47,9 +58,13 @@ export const richCaption = defineAssetPlugin({
       const w = words[i]
       if (!w) return { alpha: 1, dx: 0, dy: 0 }
       const since = t - w.start
-      const spoken = since >= 0, current = spoken && t < w.end
+      const spoken = since >= 0,
+        current = spoken && t < w.end
       const k = Math.min(1, Math.max(0, since / IN))
-      const look: UnitState = current || (kind === 'karaoke' && spoken) ? { alpha: a.font?.opacity ?? 1, dx: 0, dy: 0, ...active, scale: current ? scale : 1 } : { alpha: 1, dx: 0, dy: 0 }
+      const look: UnitState =
+        current || (kind === 'karaoke' && spoken)
+          ? { alpha: a.font?.opacity ?? 1, dx: 0, dy: 0, ...active, scale: current ? scale : 1 }
+          : { alpha: 1, dx: 0, dy: 0 }
       if (kind === 'karaoke' && spoken && !current) delete look.background
       switch (kind) {
         case 'typewriter':
@@ -57,7 +72,9 @@ export const richCaption = defineAssetPlugin({
         case 'fade':
           return { ...look, alpha: look.alpha * ease(k) }
         case 'slide':
-          return spoken ? { ...look, alpha: look.alpha * ease(k), dx: -dir[0]! * style.size * (1 - ease(k)), dy: -dir[1]! * style.size * (1 - ease(k)) } : { alpha: 0, dx: 0, dy: 0 }
+          return spoken
+            ? { ...look, alpha: look.alpha * ease(k), dx: -dir[0]! * style.size * (1 - ease(k)), dy: -dir[1]! * style.size * (1 - ease(k)) }
+            : { alpha: 0, dx: 0, dy: 0 }
         case 'bounce':
           return spoken ? { ...look, dy: -style.size * 0.4 * (1 - bounce(k)) } : { alpha: 0, dx: 0, dy: 0 }
         case 'pop':

@@ -25,7 +25,15 @@ export const richText = defineAssetPlugin({
       defaultFit: 'none',
       async open(gpu, need) {
         const frameKey = (t: number) => (anim && t < duration ? `t${Math.round(t * 1000)}` : 'final')
-        return redrawingSource(gpu, need, frameKey, (t) => drawTextBox(params.text, style, box, need, anim ? preset(anim.preset, t, duration, style.size, { style: anim.style, direction: anim.direction }) : undefined))
+        return redrawingSource(gpu, need, frameKey, (t) =>
+          drawTextBox(
+            params.text,
+            style,
+            box,
+            need,
+            anim ? preset(anim.preset, t, duration, style.size, { style: anim.style, direction: anim.direction }) : undefined,
+          ),
+        )
       },
     }
   },
@@ -35,11 +43,18 @@ export const richText = defineAssetPlugin({
 type RichStyling = Pick<InferOutput<typeof RichTextAssetSchema>, 'font' | 'style' | 'padding' | 'shadow' | 'stroke' | 'background' | 'border' | 'align'>
 
 /** A `TextStyle` from rich-text styling fields; `defaults` are the asset type's own (rich-caption differs). */
-export function richStyle(params: RichStyling, ctx: Pick<PrepareContext, 'fonts' | 'warn'>, defaults: { family: string; size: number; color: string }): TextStyle {
+export function richStyle(
+  params: RichStyling,
+  ctx: Pick<PrepareContext, 'fonts' | 'warn'>,
+  defaults: { family: string; size: number; color: string },
+): TextStyle {
   const font = params.font ?? {}
   const st = params.style ?? {}
   const pad = params.padding === undefined ? 0 : params.padding
-  const padding = typeof pad === 'number' ? { top: pad, right: pad, bottom: pad, left: pad } : { top: pad.top ?? 0, right: pad.right ?? 0, bottom: pad.bottom ?? 0, left: pad.left ?? 0 }
+  const padding =
+    typeof pad === 'number'
+      ? { top: pad, right: pad, bottom: pad, left: pad }
+      : { top: pad.top ?? 0, right: pad.right ?? 0, bottom: pad.bottom ?? 0, left: pad.left ?? 0 }
   const shadow = params.shadow
   const slanted = font.style === 'italic' || font.style === 'oblique'
   const chosen = face(ctx.fonts, font.family ?? defaults.family, weightOf(font.weight), ctx, slanted ? 'italic' : 'normal')
@@ -53,13 +68,33 @@ export function richStyle(params: RichStyling, ctx: Pick<PrepareContext, 'fonts'
     letterSpacing: st.letterSpacing ?? 0,
     transform: st.textTransform ?? 'none',
     decoration: st.textDecoration ?? 'none',
-    gradient: st.gradient ? { type: st.gradient.type ?? 'linear', angle: st.gradient.angle ?? 0, stops: st.gradient.stops.map((s) => ({ offset: s.offset, color: s.color ?? '#000000' })) } : undefined,
-    stroke: params.stroke?.width ? { width: params.stroke.width, color: withOpacity(params.stroke.color ?? '#000000', params.stroke.opacity) } : undefined,
-    shadow: shadow ? { offsetX: shadow.offsetX ?? 0, offsetY: shadow.offsetY ?? 0, blur: shadow.blur ?? 0, color: withOpacity(shadow.color ?? '#000000', shadow.opacity ?? 0.5) } : undefined,
-    background: params.background?.color
-      ? { color: withOpacity(params.background.color, params.background.opacity), radius: params.background.borderRadius ?? 0, mode: params.background.wrap ? 'wrap' : 'box', padding: params.background.padding ?? 0 }
+    gradient: st.gradient
+      ? {
+          type: st.gradient.type ?? 'linear',
+          angle: st.gradient.angle ?? 0,
+          stops: st.gradient.stops.map((s) => ({ offset: s.offset, color: s.color ?? '#000000' })),
+        }
       : undefined,
-    border: params.border?.width ? { width: params.border.width, color: withOpacity(params.border.color ?? '#000000', params.border.opacity), radius: params.border.radius ?? 0 } : undefined,
+    stroke: params.stroke?.width ? { width: params.stroke.width, color: withOpacity(params.stroke.color ?? '#000000', params.stroke.opacity) } : undefined,
+    shadow: shadow
+      ? {
+          offsetX: shadow.offsetX ?? 0,
+          offsetY: shadow.offsetY ?? 0,
+          blur: shadow.blur ?? 0,
+          color: withOpacity(shadow.color ?? '#000000', shadow.opacity ?? 0.5),
+        }
+      : undefined,
+    background: params.background?.color
+      ? {
+          color: withOpacity(params.background.color, params.background.opacity),
+          radius: params.background.borderRadius ?? 0,
+          mode: params.background.wrap ? 'wrap' : 'box',
+          padding: params.background.padding ?? 0,
+        }
+      : undefined,
+    border: params.border?.width
+      ? { width: params.border.width, color: withOpacity(params.border.color ?? '#000000', params.border.opacity), radius: params.border.radius ?? 0 }
+      : undefined,
     padding,
     align: { h: params.align?.horizontal ?? 'center', v: params.align?.vertical === 'center' ? 'middle' : (params.align?.vertical ?? 'middle') },
   }

@@ -23,14 +23,17 @@ export const shape = defineAssetPlugin({
         const canvas = createCanvas(need.width, need.height)
         const g = canvas.getContext('2d')
         g.scale(need.width / box.width, need.height / box.height)
-        const cx = box.width / 2, cy = box.height / 2
+        const cx = box.width / 2,
+          cy = box.height / 2
         g.beginPath()
         if (p.shape === 'circle') g.arc(cx, cy, p.circle?.radius ?? Math.min(cx, cy), 0, Math.PI * 2)
         else if (p.shape === 'line') {
-          const length = p.line?.length ?? box.width, thickness = p.line?.thickness ?? 2
+          const length = p.line?.length ?? box.width,
+            thickness = p.line?.thickness ?? 2
           g.rect(cx - length / 2, cy - thickness / 2, length, thickness)
         } else {
-          const w = p.rectangle?.width ?? box.width, h = p.rectangle?.height ?? box.height
+          const w = p.rectangle?.width ?? box.width,
+            h = p.rectangle?.height ?? box.height
           g.roundRect(cx - w / 2, cy - h / 2, w, h, Math.min(p.rectangle?.cornerRadius ?? 0, w / 2, h / 2))
         }
         if (p.fill?.color) {

@@ -24,9 +24,19 @@ export const text = defineAssetPlugin({
       transform: 'none',
       decoration: 'none',
       stroke: params.stroke?.width ? { width: params.stroke.width, color: params.stroke.color ?? '#000000' } : undefined,
-      background: params.background?.color ? { color: withOpacity(params.background.color, params.background.opacity), radius: params.background.borderRadius ?? 0, mode: 'hug', padding: params.background.padding ?? 0 } : undefined,
+      background: params.background?.color
+        ? {
+            color: withOpacity(params.background.color, params.background.opacity),
+            radius: params.background.borderRadius ?? 0,
+            mode: 'hug',
+            padding: params.background.padding ?? 0,
+          }
+        : undefined,
       padding: { top: 0, right: 0, bottom: 0, left: 0 },
-      align: { h: params.alignment?.horizontal ?? 'center', v: ({ top: 'top', center: 'middle', bottom: 'bottom' } as const)[params.alignment?.vertical ?? 'center'] },
+      align: {
+        h: params.alignment?.horizontal ?? 'center',
+        v: ({ top: 'top', center: 'middle', bottom: 'bottom' } as const)[params.alignment?.vertical ?? 'center'],
+      },
     }
     const anim = params.animation
     const duration = anim?.duration ?? 1.5

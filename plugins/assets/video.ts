@@ -1,4 +1,15 @@
-import { defineAssetPlugin, probe, RawVideoDecoder, RenderError, VideoAssetSchema, type Animatable, type PrepareContext, type PreparedAsset, type Probe, type ProbedStream } from '../../core/index.js'
+import {
+  defineAssetPlugin,
+  probe,
+  RawVideoDecoder,
+  RenderError,
+  VideoAssetSchema,
+  type Animatable,
+  type PrepareContext,
+  type PreparedAsset,
+  type Probe,
+  type ProbedStream,
+} from '../../core/index.js'
 import { prepareStill } from './image.js'
 import { promptModel, promptSize } from './prompt-size.js'
 
@@ -18,13 +29,24 @@ export const video = defineAssetPlugin({
       // Shotstack's AI form: no video model here, so a still of the prompt (or of `inputSrc`) with a slow zoom.
       ctx.warn('video generation needs an AI video provider, which is not configured; a still image with a slow zoom stands in')
       const size = promptSize(undefined, params.aspectRatio, ctx.frame)
-      const still = params.inputSrc ? await ctx.load(params.inputSrc) : await ctx.generateImage({ prompt: params.prompt, model: promptModel(undefined, ctx), ...size })
+      const still = params.inputSrc
+        ? await ctx.load(params.inputSrc)
+        : await ctx.generateImage({ prompt: params.prompt, model: promptModel(undefined, ctx), ...size })
       const seconds = Number(params.duration)
       return { ...(await prepareStill(still, ctx)), defaultEffect: 'zoomInSlow', static: false, duration: seconds > 0 ? seconds : undefined }
     }
-    if (!params.src) throw new RenderError('E_TIMELINE_INVALID', `${where}: a video needs "src" or "prompt"`, { path: `${where}.src`, issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }] })
+    if (!params.src)
+      throw new RenderError('E_TIMELINE_INVALID', `${where}: a video needs "src" or "prompt"`, {
+        path: `${where}.src`,
+        issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }],
+      })
     const path = await ctx.load(params.src)
-    return prepareVideo(path, await probeMedia(path, params.src, ctx), { src: params.src, trim: params.trim, speed: params.speed, volume: params.volume, volumeEffect: params.volumeEffect }, ctx)
+    return prepareVideo(
+      path,
+      await probeMedia(path, params.src, ctx),
+      { src: params.src, trim: params.trim, speed: params.speed, volume: params.volume, volumeEffect: params.volumeEffect },
+      ctx,
+    )
   },
 })
 
@@ -39,13 +61,22 @@ export async function probeMedia(path: string, src: string, ctx: PrepareContext)
 export const isStill = (info: Probe) => /_pipe$|^image2$/.test(info.format)
 
 /** A decoded-video clip: frames from one native ffmpeg decoder per clip, and its sound. */
-export function prepareVideo(path: string, info: Probe, params: { src?: string; trim?: number; speed?: number; volume?: Animatable; volumeEffect?: 'none' | 'fadeIn' | 'fadeOut' | 'fadeInFadeOut' }, ctx: PrepareContext): PreparedAsset {
+export function prepareVideo(
+  path: string,
+  info: Probe,
+  params: { src?: string; trim?: number; speed?: number; volume?: Animatable; volumeEffect?: 'none' | 'fadeIn' | 'fadeOut' | 'fadeInFadeOut' },
+  ctx: PrepareContext,
+): PreparedAsset {
   const where = `${ctx.path}.asset`
   // A still picture (however it is named) or cover art is not a video.
   const still = isStill(info)
   const stream = still ? undefined : info.streams.find((s) => s.type === 'video' && !s.attachedPic)
   if (!stream?.width || !stream.height) {
-    throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src ?? path} is not a video (${still ? `a ${info.format.replace(/_pipe$/, '')} image` : 'no video stream'})`, { path: `${where}.src` })
+    throw new RenderError(
+      'E_ASSET_UNREADABLE',
+      `${where}.src: ${params.src ?? path} is not a video (${still ? `a ${info.format.replace(/_pipe$/, '')} image` : 'no video stream'})`,
+      { path: `${where}.src` },
+    )
   }
   const speed = params.speed ?? 1
   // Speed 0 is a freeze frame: the picture at `trim` for the whole clip, silent (Shotstack Studio's "0x").
@@ -61,13 +92,27 @@ export function prepareVideo(path: string, info: Probe, params: { src?: string; 
     size,
     duration: frozen ? undefined : Math.max(0, fileDuration - trim) / speed,
     static: frozen,
-    audio: hasAudio && !frozen ? { path, trim, speed, volume: params.volume ?? 1, effect: params.volumeEffect, duration: Math.max(0, fileDuration - trim) } : undefined,
+    audio:
+      hasAudio && !frozen
+        ? { path, trim, speed, volume: params.volume ?? 1, effect: params.volumeEffect, duration: Math.max(0, fileDuration - trim) }
+        : undefined,
     async open(gpu, need, from) {
       // Starting mid-clip (a render range): seek there instead of decoding from `trim`.
       const skip = frozen ? 0 : Math.round(from * fps)
       const alpha = alphaOptions(stream)
       const inputArgs = [...decodeThreads(stream, frozen ? 1 : speed, fps), ...(alpha.inputArgs ?? [])]
-      const decoder = new RawVideoDecoder({ path, trim: trim + (skip / fps) * speed, speed: frozen ? 1 : speed, fps, width: need.width, height: need.height, label: `${where}.src`, frames: frozen ? 1 : undefined, inputArgs, filters: alpha.filters })
+      const decoder = new RawVideoDecoder({
+        path,
+        trim: trim + (skip / fps) * speed,
+        speed: frozen ? 1 : speed,
+        fps,
+        width: need.width,
+        height: need.height,
+        label: `${where}.src`,
+        frames: frozen ? 1 : undefined,
+        inputArgs,
+        filters: alpha.filters,
+      })
       const texture = gpu.texture(null, need.width, need.height)
       let shown: Uint8Array | null = null
       const upload = (data: Uint8Array | null) => {

@@ -15,7 +15,9 @@ function slide(name: string, dx: number, dy: number): EffectPlugin {
     compile: ({ speed, fitted, frame }) => {
       const d = DISTANCE[speed]
       const covers = fitted.width >= frame.width - 1 && fitted.height >= frame.height - 1
-      const need = covers ? Math.max((frame.width * (1 + 2 * d * Math.abs(dx))) / fitted.width, (frame.height * (1 + 2 * d * Math.abs(dy))) / fitted.height, 1) : 1
+      const need = covers
+        ? Math.max((frame.width * (1 + 2 * d * Math.abs(dx))) / fitted.width, (frame.height * (1 + 2 * d * Math.abs(dy))) / fitted.height, 1)
+        : 1
       return {
         apply(layer, p) {
           const travel = d * (1 - 2 * p) // +d → −d

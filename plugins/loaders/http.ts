@@ -53,7 +53,9 @@ export function httpLoader(opts: HttpLoaderOptions = {}): LoaderPlugin {
           },
         })
         await pipeline(res.body, meter, createWriteStream(tmp))
-        const ext = extname(new URL(src).pathname).slice(0, 8).replace(/[^.\w]/g, '')
+        const ext = extname(new URL(src).pathname)
+          .slice(0, 8)
+          .replace(/[^.\w]/g, '')
         const blob = join(ctx.cacheDir, 'blobs', hash.digest('hex') + ext)
         await rename(tmp, blob)
         await writeFile(pointer, blob)

@@ -17,7 +17,17 @@ export const gif = defineOutputPlugin({
   async open(spec) {
     const intermediate = `${spec.path}.frames.mkv`
     const palette = `${spec.path}.palette.png`
-    const sink = await createFfmpegSink({ ...spec, audio: undefined, path: intermediate }, ['-c:v', 'ffv1', '-level', '3', '-pix_fmt', 'bgra', '-f', 'matroska', intermediate])
+    const sink = await createFfmpegSink({ ...spec, audio: undefined, path: intermediate }, [
+      '-c:v',
+      'ffv1',
+      '-level',
+      '3',
+      '-pix_fmt',
+      'bgra',
+      '-f',
+      'matroska',
+      intermediate,
+    ])
     const cleanup = () => Promise.all([rm(intermediate, { force: true }), rm(palette, { force: true })])
     return {
       write: sink.write,
@@ -25,9 +35,27 @@ export const gif = defineOutputPlugin({
         try {
           await sink.close()
           const scale = scaleFilter(spec)
-          await runFfmpeg(['-v', 'error', '-y', '-i', intermediate, '-vf', `${scale},palettegen=stats_mode=diff`, '-frames:v', '1', '-update', '1', palette], { signal: spec.signal, what: 'gif palettegen' })
+          await runFfmpeg(['-v', 'error', '-y', '-i', intermediate, '-vf', `${scale},palettegen=stats_mode=diff`, '-frames:v', '1', '-update', '1', palette], {
+            signal: spec.signal,
+            what: 'gif palettegen',
+          })
           await runFfmpeg(
-            ['-v', 'error', '-y', '-i', intermediate, '-i', palette, '-lavfi', `[0:v]${scale}[x];[x][1:v]paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle`, '-loop', spec.repeat === false ? '-1' : '0', '-f', 'gif', spec.path],
+            [
+              '-v',
+              'error',
+              '-y',
+              '-i',
+              intermediate,
+              '-i',
+              palette,
+              '-lavfi',
+              `[0:v]${scale}[x];[x][1:v]paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle`,
+              '-loop',
+              spec.repeat === false ? '-1' : '0',
+              '-f',
+              'gif',
+              spec.path,
+            ],
             { signal: spec.signal, what: 'gif paletteuse' },
           )
           return { path: spec.path, bytes: (await stat(spec.path)).size }

@@ -13,7 +13,9 @@ export const mov = defineOutputPlugin({
   takes: 'video',
   open(spec) {
     const prores = spec.quality === 'high' || spec.quality === 'veryhigh'
-    const video = prores ? ['-c:v', 'prores_ks', '-profile:v', spec.quality === 'veryhigh' ? '3' : '2', '-pix_fmt', 'yuv422p10le', '-vendor', 'apl0'] : x264Args(spec.quality)
+    const video = prores
+      ? ['-c:v', 'prores_ks', '-profile:v', spec.quality === 'veryhigh' ? '3' : '2', '-pix_fmt', 'yuv422p10le', '-vendor', 'apl0']
+      : x264Args(spec.quality)
     const audio = prores ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]
     return createFfmpegSink(spec, [...mapArgs(spec, audio), ...scaleArgs(spec), ...video, '-movflags', '+faststart', '-f', 'mov', spec.path])
   },

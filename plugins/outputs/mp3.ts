@@ -8,5 +8,6 @@ export const mp3 = defineOutputPlugin({
   mime: 'audio/mpeg',
   extension: 'mp3',
   takes: 'audio',
-  open: (spec) => createFfmpegSink(spec, ['-map', '[aout]', '-c:a', 'libmp3lame', '-b:a', audioBitrate(spec.quality), '-f', 'mp3', spec.path], { videoInput: false }),
+  open: (spec) =>
+    createFfmpegSink(spec, ['-map', '[aout]', '-c:a', 'libmp3lame', '-b:a', audioBitrate(spec.quality), '-f', 'mp3', spec.path], { videoInput: false }),
 })

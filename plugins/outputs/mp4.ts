@@ -13,7 +13,10 @@ export const mp4 = defineOutputPlugin({
       ...mapArgs(spec, ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]),
       ...scaleArgs(spec),
       ...x264Args(spec.quality),
-      '-movflags', '+faststart',
-      '-f', 'mp4', spec.path,
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      spec.path,
     ]),
 })

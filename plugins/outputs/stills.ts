@@ -9,7 +9,8 @@ function still(name: string, mime: string, codec: string[]): OutputPlugin {
     mime,
     extension: name,
     takes: 'still',
-    open: (spec) => createFfmpegSink({ ...spec, audio: undefined }, [...scaleArgs(spec), ...codec, '-frames:v', '1', '-update', '1', '-f', 'image2', spec.path]),
+    open: (spec) =>
+      createFfmpegSink({ ...spec, audio: undefined }, [...scaleArgs(spec), ...codec, '-frames:v', '1', '-update', '1', '-f', 'image2', spec.path]),
   })
 }
 

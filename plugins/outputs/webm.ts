@@ -13,6 +13,8 @@ export const webm = defineOutputPlugin({
       ...mapArgs(spec, ['-c:a', 'libopus', '-b:a', audioBitrate(spec.quality)]),
       ...scaleArgs(spec),
       ...vp9Args(spec.quality),
-      '-f', 'webm', spec.path,
+      '-f',
+      'webm',
+      spec.path,
     ]),
 })

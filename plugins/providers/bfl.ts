@@ -30,14 +30,28 @@ export function bflProvider(opts: BflOptions): ProviderPlugin {
     async generate(req, { signal }) {
       const size = boundedSize(req, 256, 1440, 32)
       const prompt = req.negativePrompt ? `${req.prompt}\n\nAvoid: ${req.negativePrompt}` : req.prompt
-      const body = { prompt, width: size.width, height: size.height, output_format: 'png', prompt_upsampling: false, safety_tolerance: 2, ...(req.seed !== undefined ? { seed: req.seed } : {}) }
-      const submit = await providerRequest('bfl', `${base}/v1/${model}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal }, opts)
+      const body = {
+        prompt,
+        width: size.width,
+        height: size.height,
+        output_format: 'png',
+        prompt_upsampling: false,
+        safety_tolerance: 2,
+        ...(req.seed !== undefined ? { seed: req.seed } : {}),
+      }
+      const submit = await providerRequest(
+        'bfl',
+        `${base}/v1/${model}`,
+        { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal },
+        opts,
+      )
       const task = safeJson(submit.body) as { id?: string; polling_url?: string; detail?: string | Array<{ msg?: string; loc?: unknown[] }> } | undefined
       if (submit.status !== 200 || !task?.id) throw upstreamError('bfl', submit, detailOf(task?.detail))
       const pollUrl = task.polling_url ?? `${base}/v1/get_result?id=${encodeURIComponent(task.id)}`
       const deadline = Date.now() + (opts.maxWaitMs ?? 120_000)
       for (;;) {
-        if (Date.now() > deadline) throw new RenderError('E_PROVIDER_TIMEOUT', `bfl: task ${task.id} not ready after ${(opts.maxWaitMs ?? 120_000) / 1000} s`, { vendor: 'bfl' })
+        if (Date.now() > deadline)
+          throw new RenderError('E_PROVIDER_TIMEOUT', `bfl: task ${task.id} not ready after ${(opts.maxWaitMs ?? 120_000) / 1000} s`, { vendor: 'bfl' })
         await new Promise((r) => setTimeout(r, opts.pollIntervalMs ?? 500))
         const poll = await providerRequest('bfl', pollUrl, { method: 'GET', headers, signal }, opts)
         const result = safeJson(poll.body) as { status?: string; result?: { sample?: string }; details?: unknown } | undefined
@@ -59,7 +73,11 @@ export function bflProvider(opts: BflOptions): ProviderPlugin {
           case 'Task not found':
             throw new RenderError('E_PROVIDER_FAILED', `bfl: task ${task.id} not found`, { vendor: 'bfl' })
           default:
-            throw new RenderError('E_PROVIDER_FAILED', `bfl: generation failed (${result?.status}${result?.details ? `: ${JSON.stringify(result.details).slice(0, 200)}` : ''})`, { vendor: 'bfl' })
+            throw new RenderError(
+              'E_PROVIDER_FAILED',
+              `bfl: generation failed (${result?.status}${result?.details ? `: ${JSON.stringify(result.details).slice(0, 200)}` : ''})`,
+              { vendor: 'bfl' },
+            )
         }
       }
     },

@@ -1,4 +1,4 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas'
+import { createCanvas, type Image, loadImage } from '@napi-rs/canvas'
 import { RenderError, type Size } from '../../core/index.js'
 
 /**
@@ -6,7 +6,7 @@ import { RenderError, type Size } from '../../core/index.js'
  * only makes 1024×1024 or 1792×1024 still answers 1920×1080 — and encoded as PNG.
  */
 export async function fitImage(data: Uint8Array, size: Size, vendor: string): Promise<Uint8Array> {
-  let img
+  let img: Image
   try {
     img = await loadImage(Buffer.from(data))
   } catch (e) {
@@ -17,7 +17,8 @@ export async function fitImage(data: Uint8Array, size: Size, vendor: string): Pr
   const g = canvas.getContext('2d')
   g.imageSmoothingQuality = 'high'
   const k = Math.max(size.width / img.width, size.height / img.height)
-  const w = img.width * k, h = img.height * k
+  const w = img.width * k,
+    h = img.height * k
   g.drawImage(img, (size.width - w) / 2, (size.height - h) / 2, w, h)
   return canvas.encode('png')
 }
@@ -27,7 +28,9 @@ const isPng = (d: Uint8Array) => d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e
 /** The listed size whose aspect ratio is closest to the request's (ties: the larger). */
 export function nearestAspect(sizes: readonly Size[], want: Size): Size {
   const target = Math.log(want.width / want.height)
-  return [...sizes].sort((a, b) => Math.abs(Math.log(a.width / a.height) - target) - Math.abs(Math.log(b.width / b.height) - target) || b.width * b.height - a.width * a.height)[0]!
+  return [...sizes].sort(
+    (a, b) => Math.abs(Math.log(a.width / a.height) - target) - Math.abs(Math.log(b.width / b.height) - target) || b.width * b.height - a.width * a.height,
+  )[0]!
 }
 
 /** A size with the request's aspect inside [min, max] on each side, in multiples of `step`. */

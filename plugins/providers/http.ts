@@ -15,6 +15,7 @@ export interface HttpResponse {
   status: number
   headers: Record<string, string | string[] | undefined>
   body: Buffer
+  // biome-ignore lint/suspicious/noExplicitAny: a vendor's JSON; each provider checks the fields it reads
   json(): any
 }
 
@@ -25,7 +26,12 @@ const sharedAgent = new Agent({ keepAliveTimeout: 10_000 })
  * network errors honouring `retry-after-ms` / `retry-after` (seconds or an HTTP date; openai-node's rules),
  * otherwise backoff 0.5·2ⁿ s. Non-retryable errors come back as responses for the caller to map.
  */
-export async function providerRequest(vendor: string, url: string, init: { method: string; headers?: Record<string, string>; body?: string | Buffer | FormData; signal: AbortSignal }, opts: HttpOptions = {}): Promise<HttpResponse> {
+export async function providerRequest(
+  vendor: string,
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: string | Buffer | FormData; signal: AbortSignal },
+  opts: HttpOptions = {},
+): Promise<HttpResponse> {
   const timeoutMs = opts.timeoutMs ?? 60_000
   const retries = opts.retries ?? 2
   for (let attempt = 0; ; attempt++) {
@@ -33,7 +39,15 @@ export async function providerRequest(vendor: string, url: string, init: { metho
     let res: HttpResponse | undefined
     let failure: string | undefined
     try {
-      const r = await request(url, { method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body as never, signal, dispatcher: opts.dispatcher ?? sharedAgent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+      const r = await request(url, {
+        method: init.method as Dispatcher.HttpMethod,
+        headers: init.headers,
+        body: init.body as never,
+        signal,
+        dispatcher: opts.dispatcher ?? sharedAgent,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      })
       const body = Buffer.from(await r.body.arrayBuffer())
       res = { status: r.statusCode, headers: r.headers, body, json: () => JSON.parse(body.toString('utf8')) }
     } catch (e) {
@@ -80,7 +94,14 @@ export function retryDelay(headers: Record<string, string | string[] | undefined
 /** An upstream error as our error: the status and the vendor's message, never a credential. */
 export function upstreamError(vendor: string, res: HttpResponse, message: string | undefined): RenderError {
   const status = res.status
-  const reason = status === 401 || status === 403 ? 'the API key was rejected' : status === 402 ? 'the provider account has no credit' : status === 429 ? 'rate limited by the provider' : message ?? `HTTP ${status}`
+  const reason =
+    status === 401 || status === 403
+      ? 'the API key was rejected'
+      : status === 402
+        ? 'the provider account has no credit'
+        : status === 429
+          ? 'rate limited by the provider'
+          : (message ?? `HTTP ${status}`)
   return new RenderError('E_PROVIDER_FAILED', `${vendor}: ${reason} (HTTP ${status})`, { vendor, status, retryable: status === 429 || status >= 500 })
 }
 

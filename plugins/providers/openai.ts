@@ -15,8 +15,16 @@ export interface OpenAIOptions extends HttpOptions {
   quality?: string
 }
 
-const DALLE_SIZES = [{ width: 1024, height: 1024 }, { width: 1792, height: 1024 }, { width: 1024, height: 1792 }]
-const GPT_IMAGE_SIZES = [{ width: 1024, height: 1024 }, { width: 1536, height: 1024 }, { width: 1024, height: 1536 }]
+const DALLE_SIZES = [
+  { width: 1024, height: 1024 },
+  { width: 1792, height: 1024 },
+  { width: 1024, height: 1792 },
+]
+const GPT_IMAGE_SIZES = [
+  { width: 1024, height: 1024 },
+  { width: 1536, height: 1024 },
+  { width: 1024, height: 1536 },
+]
 
 /**
  * `dall-e-3` through the OpenAI Images API (`POST /v1/images/generations`, Bearer key). The image is
@@ -38,13 +46,21 @@ export function openaiProvider(opts: OpenAIOptions): ProviderPlugin {
         n: 1,
         size: `${size.width}x${size.height}`,
         // dall-e models take these; GPT image models always answer base64 and have no style.
-        ...(dalle ? { response_format: 'b64_json', style: req.style === 'vivid' ? 'vivid' : 'natural', ...(opts.quality ? { quality: opts.quality } : {}) } : { output_format: 'png' }),
+        ...(dalle
+          ? { response_format: 'b64_json', style: req.style === 'vivid' ? 'vivid' : 'natural', ...(opts.quality ? { quality: opts.quality } : {}) }
+          : { output_format: 'png' }),
       }
-      const res = await providerRequest('openai', `${base}/v1/images/generations`, { method: 'POST', headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal }, opts)
+      const res = await providerRequest(
+        'openai',
+        `${base}/v1/images/generations`,
+        { method: 'POST', headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal },
+        opts,
+      )
       const json = safeJson(res.body)
       if (res.status !== 200) {
         const error = json?.error as { message?: string; code?: string } | undefined
-        if (error?.code === 'content_policy_violation' || /safety system|content policy/i.test(error?.message ?? '')) throw moderated('openai', error?.message ?? 'content policy')
+        if (error?.code === 'content_policy_violation' || /safety system|content policy/i.test(error?.message ?? ''))
+          throw moderated('openai', error?.message ?? 'content policy')
         throw upstreamError('openai', res, error?.message)
       }
       const item = (json?.data as Array<{ b64_json?: string; url?: string; revised_prompt?: string }> | undefined)?.[0]

@@ -13,7 +13,9 @@ export const sandboxProvider: ProviderPlugin = defineProviderPlugin({
   name: 'sandbox',
   models: ['dall-e-3', 'flux', 'stable-diffusion'],
   async generate(req) {
-    const digest = createHash('sha256').update(JSON.stringify([req.model, req.prompt, req.width, req.height, req.style ?? '', req.negativePrompt ?? '', req.steps ?? 0, req.seed ?? 0])).digest()
+    const digest = createHash('sha256')
+      .update(JSON.stringify([req.model, req.prompt, req.width, req.height, req.style ?? '', req.negativePrompt ?? '', req.steps ?? 0, req.seed ?? 0]))
+      .digest()
     const hue = (i: number) => Math.round((digest[i]! / 255) * 360)
     const { width: w, height: h } = req
     const canvas = createCanvas(w, h)
@@ -33,7 +35,9 @@ export const sandboxProvider: ProviderPlugin = defineProviderPlugin({
     g.font = `600 ${px}px sans-serif`
     g.fillStyle = 'rgba(255, 255, 255, 0.9)'
     g.textBaseline = 'top'
-    wrapText(req.prompt, w - 2 * px, (s) => g.measureText(s).width).slice(0, 6).forEach((line, i) => g.fillText(line, px, px + i * px * 1.25))
+    wrapText(req.prompt, w - 2 * px, (s) => g.measureText(s).width)
+      .slice(0, 6)
+      .forEach((line, i) => g.fillText(line, px, px + i * px * 1.25))
     g.font = `700 ${Math.round(px * 0.8)}px sans-serif`
     g.fillText(`SANDBOX · ${req.model}`, px, h - px * 1.6)
     return { data: await canvas.encode('png'), mime: 'image/png', provider: 'sandbox', upstreamModel: 'sandbox' }

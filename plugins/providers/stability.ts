@@ -21,7 +21,17 @@ export interface StabilityOptions extends HttpOptions {
 }
 
 /** SDXL 1.0's allowed dimensions. */
-const SDXL = [[1024, 1024], [1152, 896], [896, 1152], [1216, 832], [832, 1216], [1344, 768], [768, 1344], [1536, 640], [640, 1536]].map(([width, height]) => ({ width: width!, height: height! }))
+const SDXL = [
+  [1024, 1024],
+  [1152, 896],
+  [896, 1152],
+  [1216, 832],
+  [832, 1216],
+  [1344, 768],
+  [768, 1344],
+  [1536, 640],
+  [640, 1536],
+].map(([width, height]) => ({ width: width!, height: height! }))
 const ASPECTS = ['16:9', '1:1', '21:9', '2:3', '3:2', '4:5', '5:4', '9:16', '9:21']
 
 /** `stable-diffusion` through Stability AI's REST API (Bearer key). `style: "artistic"` uses the `digital-art` preset. */
@@ -43,7 +53,12 @@ export function stabilityProvider(opts: StabilityOptions): ProviderPlugin {
         form.set('output_format', 'png')
         if (req.seed !== undefined) form.set('seed', String(req.seed))
         if (req.style === 'artistic') form.set('style_preset', 'digital-art')
-        const res = await providerRequest('stability', `${base}/v2beta/stable-image/generate/${service}`, { method: 'POST', headers: { ...auth, accept: 'image/*' }, body: form, signal }, opts)
+        const res = await providerRequest(
+          'stability',
+          `${base}/v2beta/stable-image/generate/${service}`,
+          { method: 'POST', headers: { ...auth, accept: 'image/*' }, body: form, signal },
+          opts,
+        )
         if (res.status !== 200) throw upstreamError('stability', res, errorMessage(res.body))
         if (String(res.headers['finish-reason'] ?? '') === 'CONTENT_FILTERED') throw moderated('stability', 'CONTENT_FILTERED')
         return { data: await fitImage(res.body, req, 'stability'), mime: 'image/png', provider: 'stability', upstreamModel: service }
@@ -60,11 +75,17 @@ export function stabilityProvider(opts: StabilityOptions): ProviderPlugin {
         ...(req.seed !== undefined ? { seed: req.seed } : {}),
         ...(req.style === 'artistic' ? { style_preset: 'digital-art' } : {}),
       }
-      const res = await providerRequest('stability', `${base}/v1/generation/${engine}/text-to-image`, { method: 'POST', headers: { ...auth, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body), signal }, opts)
+      const res = await providerRequest(
+        'stability',
+        `${base}/v1/generation/${engine}/text-to-image`,
+        { method: 'POST', headers: { ...auth, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body), signal },
+        opts,
+      )
       if (res.status !== 200) throw upstreamError('stability', res, errorMessage(res.body))
       const artifact = (safeJson(res.body)?.artifacts as Array<{ base64?: string; finishReason?: string }> | undefined)?.[0]
       if (artifact?.finishReason === 'CONTENT_FILTERED') throw moderated('stability', 'CONTENT_FILTERED')
-      if (!artifact?.base64 || artifact.finishReason === 'ERROR') throw upstreamError('stability', res, `generation failed (${artifact?.finishReason ?? 'no artifact'})`)
+      if (!artifact?.base64 || artifact.finishReason === 'ERROR')
+        throw upstreamError('stability', res, `generation failed (${artifact?.finishReason ?? 'no artifact'})`)
       return { data: await fitImage(Buffer.from(artifact.base64, 'base64'), req, 'stability'), mime: 'image/png', provider: 'stability', upstreamModel: engine }
     },
   })

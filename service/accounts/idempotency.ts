@@ -5,11 +5,7 @@ import { TOKENS } from '../tokens.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
-export type IdempotencyState =
-  | { kind: 'new' }
-  | { kind: 'replay'; status: number; response: unknown }
-  | { kind: 'in-progress' }
-  | { kind: 'mismatch' }
+export type IdempotencyState = { kind: 'new' } | { kind: 'replay'; status: number; response: unknown } | { kind: 'in-progress' } | { kind: 'mismatch' }
 
 /**
  * `Idempotency-Key` on POSTs (Stripe's rules): the first request with a key runs and its answer is kept for
@@ -28,9 +24,15 @@ export class Idempotency {
     const now = this.clock.now()
     await this.db.run('DELETE FROM idempotency WHERE created_at < ?', [now - DAY])
     // The insert decides who is first, also between processes: the loser reads the winner's row.
-    const inserted = await this.db.run('INSERT INTO idempotency (account_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (account_id, key) DO NOTHING', [accountId, key, fingerprint, now])
+    const inserted = await this.db.run(
+      'INSERT INTO idempotency (account_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (account_id, key) DO NOTHING',
+      [accountId, key, fingerprint, now],
+    )
     if (inserted) return { kind: 'new' }
-    const row = await this.db.get<{ fingerprint: string; status: number | null; response: string | null }>('SELECT fingerprint, status, response FROM idempotency WHERE account_id = ? AND key = ?', [accountId, key])
+    const row = await this.db.get<{ fingerprint: string; status: number | null; response: string | null }>(
+      'SELECT fingerprint, status, response FROM idempotency WHERE account_id = ? AND key = ?',
+      [accountId, key],
+    )
     if (!row) return this.begin(accountId, key, fingerprint) // abandoned in between
     if (row.fingerprint !== fingerprint) return { kind: 'mismatch' }
     if (row.status === null) return { kind: 'in-progress' }

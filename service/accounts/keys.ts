@@ -83,8 +83,18 @@ export class KeyStore {
   }
 
   async list(accountId?: string): Promise<KeyRecord[]> {
-    const rows = await (accountId ? this.db.all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at', [accountId]) : this.db.all('SELECT * FROM api_keys ORDER BY created_at'))
-    return rows.map((r) => ({ accountId: r.account_id as string, keyId: r.id as string, sandbox: r.sandbox === 1, admin: r.admin === 1, prefix: r.prefix as string, createdAt: r.created_at as string, revokedAt: (r.revoked_at as string) ?? null }))
+    const rows = await (accountId
+      ? this.db.all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at', [accountId])
+      : this.db.all('SELECT * FROM api_keys ORDER BY created_at'))
+    return rows.map((r) => ({
+      accountId: r.account_id as string,
+      keyId: r.id as string,
+      sandbox: r.sandbox === 1,
+      admin: r.admin === 1,
+      prefix: r.prefix as string,
+      createdAt: r.created_at as string,
+      revokedAt: (r.revoked_at as string) ?? null,
+    }))
   }
 
   async revoke(keyId: string): Promise<boolean> {

@@ -16,7 +16,10 @@ const WINDOW = 60_000
 export class RateLimiter {
   private readonly calls = new Map<string, number[]>()
 
-  constructor(private readonly limits: RateLimits, private readonly clock: Clock) {}
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly clock: Clock,
+  ) {}
 
   /** Takes a slot, or returns the milliseconds until one frees. */
   take(key: string, model: string): { ok: true } | { ok: false; retryAfterMs: number } {

@@ -71,7 +71,8 @@ export class Wallet implements Billing {
   }
 
   async deposit(accountId: string, amount: number, note?: string): Promise<WalletState> {
-    if (!(amount > 0) || !Number.isFinite(amount)) throw new ServiceError('E_VALIDATION', 'amount must be a positive number', { issues: [{ path: 'amount', message: 'must be a positive number' }] })
+    if (!(amount > 0) || !Number.isFinite(amount))
+      throw new ServiceError('E_VALIDATION', 'amount must be a positive number', { issues: [{ path: 'amount', message: 'must be a positive number' }] })
     const state = this.toState(await this.db.transaction(async () => this.append(accountId, 'deposit', amount, null, note ?? null, await this.row(accountId))))
     await this.listener?.deposit(accountId, amount, state.balance)
     return state
@@ -106,7 +107,11 @@ export class Wallet implements Billing {
     await this.db.transaction(async () => {
       const w = await this.row(accountId)
       if (w.balance - w.held < amount) {
-        throw new ServiceError('E_INSUFFICIENT_CREDITS', `this needs ${amount} credits; ${round(w.balance - w.held)} are available (balance ${round(w.balance)}, held ${round(w.held)})`, { required: amount, available: round(w.balance - w.held) })
+        throw new ServiceError(
+          'E_INSUFFICIENT_CREDITS',
+          `this needs ${amount} credits; ${round(w.balance - w.held)} are available (balance ${round(w.balance)}, held ${round(w.held)})`,
+          { required: amount, available: round(w.balance - w.held) },
+        )
       }
       await this.append(accountId, 'hold', amount, jobId, null, w)
     })
@@ -124,13 +129,18 @@ export class Wallet implements Billing {
     return this.db.transaction(async () => {
       const w = await this.row(job.accountId) // the account's lock first: a concurrent release or spend waits
       // Released or charged: the job ended (cancelled, failed, settled) — a hold now would never be released.
-      if (await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind IN ('release', 'charge')`, [job.id])) throw new ServiceError('E_CONFLICT', `render ${job.id} has already ended`)
+      if (await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind IN ('release', 'charge')`, [job.id]))
+        throw new ServiceError('E_CONFLICT', `render ${job.id} has already ended`)
       const held = (await this.holdOf(job.id))?.amount ?? 0
       if (held >= price) return held
       const more = price - held
       const available = round(w.balance - w.held)
       if (available < more) {
-        throw new ServiceError('E_INSUFFICIENT_CREDITS', `the render lasts ${planned.seconds.toFixed(1)} s, which costs ${price} credits; held for it: ${held}, available: ${available} (balance ${round(w.balance)}, held ${round(w.held)})`, { required: price, held, available })
+        throw new ServiceError(
+          'E_INSUFFICIENT_CREDITS',
+          `the render lasts ${planned.seconds.toFixed(1)} s, which costs ${price} credits; held for it: ${held}, available: ${available} (balance ${round(w.balance)}, held ${round(w.held)})`,
+          { required: price, held, available },
+        )
       }
       await this.append(job.accountId, 'hold', more, job.id, `planned: ${round(planned.seconds)} s costs ${price}`, w)
       return price
@@ -158,7 +168,12 @@ export class Wallet implements Billing {
       const heldForJob = hold ? hold.amount - (await this.releasedOf(jobId)) : 0
       if (heldForJob > 0) w = await this.append(accountId, 'release', heldForJob, jobId, 'settled', w)
       // Never a partial charge: the transaction rolls back (the hold stays for the caller to release).
-      if (w.balance - w.held < amount) throw new ServiceError('E_INSUFFICIENT_CREDITS', `this costs ${amount} credits; held for it: ${round(heldForJob)}, available: ${round(w.balance - w.held - heldForJob)}`, { required: amount, held: heldForJob })
+      if (w.balance - w.held < amount)
+        throw new ServiceError(
+          'E_INSUFFICIENT_CREDITS',
+          `this costs ${amount} credits; held for it: ${round(heldForJob)}, available: ${round(w.balance - w.held - heldForJob)}`,
+          { required: amount, held: heldForJob },
+        )
       await this.append(accountId, 'charge', amount, jobId, null, w)
       return amount
     })
@@ -173,7 +188,8 @@ export class Wallet implements Billing {
       // Summed under the account's lock: a concurrent `cover` has either added its hold already or waits.
       const hold = (await this.holdOf(jobId))!
       const left = hold.amount - (await this.releasedOf(jobId))
-      if (left > 0 && !(await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))) await this.append(hold.account_id, 'release', left, jobId, 'released', w)
+      if (left > 0 && !(await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId])))
+        await this.append(hold.account_id, 'release', left, jobId, 'released', w)
     })
   }
 
@@ -181,7 +197,10 @@ export class Wallet implements Billing {
 
   /** What a job holds in all: its submission's hold plus any taken when it was planned. */
   private holdOf(jobId: string) {
-    return this.db.get<{ account_id: string; amount: number }>(`SELECT account_id, SUM(amount) AS amount FROM wallet_ledger WHERE job_id = ? AND kind = 'hold' GROUP BY account_id`, [jobId])
+    return this.db.get<{ account_id: string; amount: number }>(
+      `SELECT account_id, SUM(amount) AS amount FROM wallet_ledger WHERE job_id = ? AND kind = 'hold' GROUP BY account_id`,
+      [jobId],
+    )
   }
 
   private async releasedOf(jobId: string): Promise<number> {
@@ -203,7 +222,10 @@ export class Wallet implements Billing {
   private async append(accountId: string, kind: LedgerKind, amount: number, jobId: string | null, note: string | null, w: WalletRow): Promise<WalletRow> {
     const balance = w.balance + (kind === 'deposit' || kind === 'refund' ? amount : kind === 'charge' ? -amount : 0)
     const held = w.held + (kind === 'hold' ? amount : kind === 'release' ? -amount : 0)
-    await this.db.run('INSERT INTO wallet_ledger (account_id, kind, amount, job_id, note, balance_after, held_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [accountId, kind, amount, jobId, note, balance, held, nowIso()])
+    await this.db.run(
+      'INSERT INTO wallet_ledger (account_id, kind, amount, job_id, note, balance_after, held_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [accountId, kind, amount, jobId, note, balance, held, nowIso()],
+    )
     const threshold = w.low_threshold ?? this.pricing.lowBalanceThreshold
     // Low balance fires once per crossing: armed again when the balance is back at or above the threshold.
     const crossed = w.low_notified === 0 && balance < threshold && w.balance >= threshold

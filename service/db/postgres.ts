@@ -103,7 +103,8 @@ export class PostgresSql implements Sql {
  * PostgreSQL text cannot hold NUL. The API refuses NUL in the text it stores as given (notes, secrets); what
  * is left — a filter value, an error message from a tool — has it replaced by U+FFFD instead of failing.
  */
-const pgValue = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v)
+const pgValue = (v: unknown) =>
+  typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v
 
 /**
  * Connects to PostgreSQL and brings the schema up to date. Several processes may start at once: the

@@ -24,7 +24,13 @@ export interface Dialect {
 }
 
 export const SQLITE: Dialect = { real: 'REAL', bigint: 'INTEGER', serialKey: 'INTEGER PRIMARY KEY AUTOINCREMENT', rowid: '', firstStep: 1 }
-export const POSTGRES: Dialect = { real: 'DOUBLE PRECISION', bigint: 'BIGINT', serialKey: 'BIGSERIAL PRIMARY KEY', rowid: 'rowid BIGSERIAL UNIQUE, ', firstStep: 3 }
+export const POSTGRES: Dialect = {
+  real: 'DOUBLE PRECISION',
+  bigint: 'BIGINT',
+  serialKey: 'BIGSERIAL PRIMARY KEY',
+  rowid: 'rowid BIGSERIAL UNIQUE, ',
+  firstStep: 3,
+}
 
 const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
   (d) => `CREATE TABLE accounts (id TEXT PRIMARY KEY, created_at TEXT NOT NULL);
@@ -83,6 +89,17 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
    ALTER TABLE webhook_deliveries ADD COLUMN sandbox INTEGER NOT NULL DEFAULT 0;
    CREATE TABLE queue_turns (account_id TEXT PRIMARY KEY, last_turn ${d.bigint} NOT NULL);
    CREATE INDEX queue_turns_last ON queue_turns(last_turn);`,
+  // Which way a job's offset.y counts (Shotstack's surface and `--y-axis up` count up) and which API it came
+  // through (its callbacks take that API's shape); saved templates, per account and environment (sandbox).
+  (d) => `ALTER TABLE jobs ADD COLUMN y_axis TEXT NOT NULL DEFAULT 'down';
+   ALTER TABLE jobs ADD COLUMN api TEXT NOT NULL DEFAULT 'v1';
+   CREATE TABLE templates (
+     ${d.rowid}id TEXT PRIMARY KEY, account_id TEXT NOT NULL, sandbox INTEGER NOT NULL, name TEXT NOT NULL,
+     template TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE INDEX templates_account ON templates(account_id, sandbox, created_at);
+   CREATE TABLE served_assets (
+     ${d.rowid}id TEXT PRIMARY KEY, account_id TEXT NOT NULL, sandbox INTEGER NOT NULL, render_id TEXT NOT NULL, kind TEXT NOT NULL,
+     storage_key TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (render_id, kind));`,
 ]
 
 /** The engine's migration steps, in order: step i takes a database from `schema_version` i to i + 1. */

@@ -116,7 +116,10 @@ export class SqliteSql implements Sql {
   private handOver(): void {
     if (this.batch && this.batch.members >= MAX_BATCH) this.commitBatch()
     const next = this.waiting.shift()
-    if (next) return next() // handed over: stays locked
+    if (next) {
+      next() // handed over: stays locked
+      return
+    }
     this.locked = false
     if (this.batch && !this.flushScheduled) {
       this.flushScheduled = true

@@ -68,7 +68,11 @@ export class ImageService {
     const slot = this.d.limiter.take(principal.keyId, request.model)
     if (!slot.ok) {
       const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
-      throw new ServiceError('E_RATE_LIMITED', `rate limit for ${request.model} reached (${this.d.config.rateLimits[request.model]} per minute per key); retry in ${seconds} s`, { retryAfter: seconds })
+      throw new ServiceError(
+        'E_RATE_LIMITED',
+        `rate limit for ${request.model} reached (${this.d.config.rateLimits[request.model]} per minute per key); retry in ${seconds} s`,
+        { retryAfter: seconds },
+      )
     }
     const id = await this.insert(principal, request, {})
     await this.holdOrDelete(principal, id, request.model)
@@ -115,7 +119,12 @@ export class ImageService {
 
   /** An account's images, newest first (the dashboard's gallery); `sandboxOnly`: those made by sandbox keys. */
   async list(accountId: string, limit: number, sandboxOnly = false): Promise<ImageRecord[]> {
-    return (await this.d.db.all(`SELECT * FROM images WHERE account_id = ? ${sandboxOnly ? 'AND sandbox = 1' : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`, [accountId, limit])).map(toRecord)
+    return (
+      await this.d.db.all(`SELECT * FROM images WHERE account_id = ? ${sandboxOnly ? 'AND sandbox = 1' : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`, [
+        accountId,
+        limit,
+      ])
+    ).map(toRecord)
   }
 
   async get(accountId: string, id: string, sandboxOnly = false): Promise<ImageRecord | undefined> {
@@ -152,7 +161,9 @@ export class ImageService {
 
   /** Resumes batch items a previous process left queued or running. */
   async resume(): Promise<void> {
-    const rows = await this.d.db.all(`SELECT i.*, k.admin FROM images i JOIN api_keys k ON k.id = i.key_id WHERE i.status IN ('queued', 'running') AND i.batch_id IS NOT NULL`)
+    const rows = await this.d.db.all(
+      `SELECT i.*, k.admin FROM images i JOIN api_keys k ON k.id = i.key_id WHERE i.status IN ('queued', 'running') AND i.batch_id IS NOT NULL`,
+    )
     for (const row of rows) {
       const principal: Principal = { accountId: row.account_id as string, keyId: row.key_id as string, sandbox: row.sandbox === 1, admin: row.admin === 1 }
       this.background(this.runQueued(row.id as string, principal, JSON.parse(row.request as string)))
@@ -171,7 +182,21 @@ export class ImageService {
     const now = nowIso()
     await this.d.db.run(
       `INSERT INTO images (id, account_id, key_id, sandbox, batch_id, item_index, render_job, status, model, request, width, height, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
-      [id, p.accountId, p.keyId, p.sandbox, at.batchId ?? null, at.index ?? null, at.renderJob ?? null, r.model, JSON.stringify(r), r.width, r.height, now, now],
+      [
+        id,
+        p.accountId,
+        p.keyId,
+        p.sandbox,
+        at.batchId ?? null,
+        at.index ?? null,
+        at.renderJob ?? null,
+        r.model,
+        JSON.stringify(r),
+        r.width,
+        r.height,
+        now,
+        now,
+      ],
     )
     return id
   }
@@ -208,13 +233,21 @@ export class ImageService {
   }
 
   /** Generates, stores and charges one image; a failure is recorded (hold released, ai.failed) and returned. */
-  private async attempt(id: string, p: Principal, r: ImageRequestInput, signal = new AbortController().signal): Promise<{ record: ImageRecord; error?: unknown }> {
+  private async attempt(
+    id: string,
+    p: Principal,
+    r: ImageRequestInput,
+    signal = new AbortController().signal,
+  ): Promise<{ record: ImageRecord; error?: unknown }> {
     let error: unknown
     const provider = this.provider(p, r.model)
     await this.d.db.run(`UPDATE images SET status = 'running', provider = ?, updated_at = ? WHERE id = ?`, [provider.name, nowIso(), id])
     const batchId = (await this.d.db.get<{ batch_id: string | null }>('SELECT batch_id FROM images WHERE id = ?', [id]))!.batch_id
     try {
-      const image = await provider.generate({ prompt: r.prompt, model: r.model, width: r.width, height: r.height, style: r.style, negativePrompt: r.negative_prompt, steps: r.steps, seed: r.seed }, { signal })
+      const image = await provider.generate(
+        { prompt: r.prompt, model: r.model, width: r.width, height: r.height, style: r.style, negativePrompt: r.negative_prompt, steps: r.steps, seed: r.seed },
+        { signal },
+      )
       await mkdir(workDir(this.d.config), { recursive: true })
       const dir = await mkdtemp(join(workDir(this.d.config), 'image-'))
       try {
@@ -230,7 +263,13 @@ export class ImageService {
         await this.d.db.run(`UPDATE images SET status = 'complete', url = ?, credits_used = ?, updated_at = ? WHERE id = ?`, [url, charged, nowIso(), id])
         return charged
       })
-      await this.d.webhooks.emit(p.accountId, 'ai.complete', { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits }, null, { sandbox: p.sandbox })
+      await this.d.webhooks.emit(
+        p.accountId,
+        'ai.complete',
+        { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits },
+        null,
+        { sandbox: p.sandbox },
+      )
     } catch (e) {
       error = e
       const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[images] ${id} failed: ${full}`))
@@ -238,7 +277,9 @@ export class ImageService {
         await this.d.wallet.release(id)
         await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])
       })
-      await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, { sandbox: p.sandbox })
+      await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, {
+        sandbox: p.sandbox,
+      })
     }
     return { record: (await this.get(p.accountId, id))!, error }
   }

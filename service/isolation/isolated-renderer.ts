@@ -1,7 +1,17 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { RenderError, type Compositor, type Edit, type ImageGenerator, type ImageRequest, type PlannedRender, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
+import {
+  RenderError,
+  type Compositor,
+  type Edit,
+  type ImageGenerator,
+  type ImageRequest,
+  type PlannedRender,
+  type RenderOptions,
+  type RenderProgress,
+  type RenderResult,
+} from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import type { S3Config } from '../config.js'
 
@@ -26,11 +36,12 @@ export interface ChildConfig {
 type ErrorShape = { code: string; message: string; data?: Record<string, unknown> }
 
 /** An error as plain data for the other process; `fallback` is the code of anything not a RenderError. */
-export const toShape = (e: unknown, fallback: string): ErrorShape => (e instanceof RenderError ? { code: e.code, message: e.message, data: e.data } : { code: fallback, message: e instanceof Error ? e.message : String(e) })
+export const toShape = (e: unknown, fallback: string): ErrorShape =>
+  e instanceof RenderError ? { code: e.code, message: e.message, data: e.data } : { code: fallback, message: e instanceof Error ? e.message : String(e) }
 /** The RenderError an `ErrorShape` stands for. */
 export const fromShape = (s: ErrorShape) => new RenderError(s.code as never, s.message, s.data)
 export type ToChild =
-  | { type: 'render'; id: string; edit: Edit; out: string; owner?: unknown; baseDir?: string; planned?: boolean }
+  | { type: 'render'; id: string; edit: Edit; out: string; owner?: unknown; baseDir?: string; planned?: boolean; yAxis?: 'down' | 'up' }
   /** The answer to `planned`: go on, or stop with `error`. */
   | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
@@ -119,7 +130,11 @@ class Worker {
   private running: (Running & { id: string }) | undefined
   private stderr = ''
 
-  constructor(config: ChildConfig, private readonly generateImage: ImageGenerator, onExit: () => void) {
+  constructor(
+    config: ChildConfig,
+    private readonly generateImage: ImageGenerator,
+    onExit: () => void,
+  ) {
     const js = fileURLToPath(new URL('./render-child.js', import.meta.url))
     // From source (tsx) there is only the .ts file; fork inherits the TypeScript loader from execArgv.
     const entry = existsSync(js) ? js : js.replace(/\.js$/, '.ts')
@@ -133,11 +148,11 @@ class Worker {
     // Held while starting (a render is waiting for it), released when idle.
     this.hold(true)
     this.child.on('message', (m: ToParent) => {
-      if (m.type === 'ready') return this.hold(!!this.running), listening()
+      if (m.type === 'ready') return (this.hold(!!this.running), listening())
       if (m.type === 'generate') return void this.generate(m)
       const r = this.running
       if (!r || r.id !== m.id) return
-      if (m.type === 'progress') return (r.stage = m.progress.stage), r.onProgress?.(m.progress)
+      if (m.type === 'progress') return ((r.stage = m.progress.stage), r.onProgress?.(m.progress))
       if (m.type === 'planned') return void this.planned(r, m.planned)
       this.running = undefined
       this.hold(false)
@@ -155,7 +170,12 @@ class Worker {
       if (!r) return
       if (r.signal?.aborted) return r.reject(new RenderError('E_CANCELLED', 'cancelled'))
       const last = crashLine(this.stderr)
-      r.reject(new RenderError('E_RENDERER_CRASHED', `the render process died (${signal ?? `exit code ${code}`}) while ${r.stage}${last ? `: ${last}` : ''}; the service is unaffected`))
+      r.reject(
+        new RenderError(
+          'E_RENDERER_CRASHED',
+          `the render process died (${signal ?? `exit code ${code}`}) while ${r.stage}${last ? `: ${last}` : ''}; the service is unaffected`,
+        ),
+      )
     })
   }
 
@@ -168,7 +188,7 @@ class Worker {
       this.hold(true)
       const abort = () => this.send({ type: 'abort', id, reason: String((opts.signal?.reason as Error)?.message ?? 'cancelled') })
       opts.signal?.addEventListener('abort', abort, { once: true })
-      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner, baseDir: opts.baseDir, planned: !!opts.onPlanned })
+      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner, baseDir: opts.baseDir, planned: !!opts.onPlanned, yAxis: opts.yAxis })
     })
   }
 

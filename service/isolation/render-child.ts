@@ -16,7 +16,9 @@ const plannedWaits = new Map<string, { resolve(): void; reject(e: Error): void }
 /** The stage each render last reported, for a crash outside any known site. */
 const stages = new Map<string, RenderProgress['stage']>()
 let nextAsk = 0
-const plugins: Plugin[] = (await Promise.all((config.pluginModules ?? []).map((m) => import(m)))).flatMap((mod: { default: Plugin | Plugin[] }) => [mod.default].flat())
+const plugins: Plugin[] = (await Promise.all((config.pluginModules ?? []).map((m) => import(m)))).flatMap((mod: { default: Plugin | Plugin[] }) =>
+  [mod.default].flat(),
+)
 
 const storage = config.s3 ? new S3Storage(config.s3) : config.filesDir ? new LocalStorage(config.filesDir) : undefined
 const renderer = serviceRenderer({
@@ -58,10 +60,13 @@ process.on('message', async (m: ToChild) => {
       out: m.out,
       owner: m.owner,
       baseDir: m.baseDir,
+      yAxis: m.yAxis,
       signal: controller.signal,
       onProgress: (p) => (stages.set(m.id, p.stage), send({ type: 'progress', id: m.id, progress: p })),
       // The parent decides whether the planned render goes on (it may refuse it: credits).
-      onPlanned: m.planned ? (planned) => new Promise<void>((resolve, reject) => (plannedWaits.set(m.id, { resolve, reject }), send({ type: 'planned', id: m.id, planned }))) : undefined,
+      onPlanned: m.planned
+        ? (planned) => new Promise<void>((resolve, reject) => (plannedWaits.set(m.id, { resolve, reject }), send({ type: 'planned', id: m.id, planned })))
+        : undefined,
     })
     send({ type: 'done', id: m.id, result, retiring: displayLost() })
   } catch (e) {

@@ -16,7 +16,8 @@ export function checkLimits(edit: ValidEdit, limits: Limits, sandbox: boolean): 
   let at = ''
   tracks.forEach((t, ti) =>
     t.clips.forEach((c, ci) => {
-      if (typeof c.start === 'number' && typeof c.length === 'number' && c.start + c.length > end) (end = c.start + c.length), (at = `timeline.tracks[${ti}].clips[${ci}]`)
+      if (typeof c.start === 'number' && typeof c.length === 'number' && c.start + c.length > end)
+        (end = c.start + c.length), (at = `timeline.tracks[${ti}].clips[${ci}]`)
     }),
   )
   if (end > max) throw exceeded(`${at}.length`, `the timeline lasts ${end} s; the limit for ${sandbox ? 'sandbox' : 'live'} keys is ${max} s`)
@@ -25,11 +26,13 @@ export function checkLimits(edit: ValidEdit, limits: Limits, sandbox: boolean): 
       const a = c.asset as { type: string; html?: string; css?: string; src?: string }
       const markup = a.type === 'html' || a.type === 'html5' ? (a.html ?? '').length + (a.css ?? '').length : a.type === 'svg' ? (a.src ?? '').length : 0
       const field = a.type === 'svg' ? 'src' : 'html'
-      if (markup > limits.markupChars) throw exceeded(`timeline.tracks[${ti}].clips[${ci}].asset.${field}`, `${markup} characters of markup exceed the limit of ${limits.markupChars}`)
+      if (markup > limits.markupChars)
+        throw exceeded(`timeline.tracks[${ti}].clips[${ci}].asset.${field}`, `${markup} characters of markup exceed the limit of ${limits.markupChars}`)
     }),
   )
   const size = outputSize(edit.output)
-  if (size.width * size.height > limits.pixels) throw exceeded('output', `${size.width}x${size.height} output exceeds the limit of ${limits.pixels} pixels per frame`)
+  if (size.width * size.height > limits.pixels)
+    throw exceeded('output', `${size.width}x${size.height} output exceeds the limit of ${limits.pixels} pixels per frame`)
 }
 
 /** A time limit for smart-timed edits: checked again by the worker once the real duration is known. */

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
-import type { JobKind, JobStage } from './store.js'
+import type { JobKind, JobStage, YAxis } from './store.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Storage } from '../storage/storage.js'
 
@@ -18,6 +18,8 @@ export interface RenderTask {
   keyId: string
   /** Split into this many time segments rendered by several workers (BullMQ back end; mp4 only). */
   segments?: number
+  /** Which way the edit's `offset.y` counts (absent in tasks queued before it existed: down). */
+  yAxis?: YAxis
 }
 
 /** A finished render: storage keys of its files and what settling the job needs. */
@@ -90,17 +92,24 @@ export async function renderToStorage(
       owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
       onProgress: (p: RenderProgress) => report(p.stage, p.progress),
       onPlanned: opts.onPlanned,
+      yAxis: task.yAxis ?? 'down',
     })
     report('saving', 0.98)
     const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file)
     return {
-      keys: { url: await put(result.path), poster: result.poster ? await put(result.poster) : undefined, thumbnail: result.thumbnail ? await put(result.thumbnail) : undefined },
+      keys: {
+        url: await put(result.path),
+        poster: result.poster ? await put(result.poster) : undefined,
+        thumbnail: result.thumbnail ? await put(result.thumbnail) : undefined,
+      },
       duration: result.duration,
       width: result.width,
       height: result.height,
       frames: result.frames,
       renderMs: result.renderMs,
-      warnings: result.warnings.flatMap((w) => (isWatermark(task, w.path) ? [] : [{ ...w, path: clientPaths(task, w.path), message: clientPaths(task, w.message) }])),
+      warnings: result.warnings.flatMap((w) =>
+        isWatermark(task, w.path) ? [] : [{ ...w, path: clientPaths(task, w.path), message: clientPaths(task, w.message) }],
+      ),
     }
   } catch (e) {
     if (e instanceof RenderError && (task.sandbox || task.kind === 'stitch')) {

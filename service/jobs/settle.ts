@@ -59,7 +59,8 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
  */
 export async function failJob(d: SettleDeps, id: string, owner: string | null, error: unknown, cancelled = false): Promise<boolean> {
   const message = cancelled ? 'cancelled' : failureText(error)
-  if (error instanceof Error && !(error instanceof RenderError) && !(error instanceof ServiceError) && !cancelled) console.error(`[worker] job ${id} failed unexpectedly:`, error)
+  if (error instanceof Error && !(error instanceof RenderError) && !(error instanceof ServiceError) && !cancelled)
+    console.error(`[worker] job ${id} failed unexpectedly:`, error)
   // The failure and the release of the hold commit together (a crash between them loses neither).
   const failed = await d.jobs.transaction(async () => {
     const ok = await d.jobs.fail(id, owner, message)

@@ -12,7 +12,7 @@ export interface SourcePolicy {
   network: NetworkPolicy
 }
 
-const SCHEMES = 'must be an http(s) URL, a URL of this service\'s files (/v1/files/…) or alias://name'
+const SCHEMES = "must be an http(s) URL, a URL of this service's files (/v1/files/…) or alias://name"
 
 /**
  * Every source a validated edit names, with its path: each `src` / `inputSrc` string anywhere in the

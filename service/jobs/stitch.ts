@@ -8,7 +8,18 @@ import { num, OutputSchema, Src } from '../../core/index.js'
  */
 export const StitchSchema = v.strictObject({
   clips: v.pipe(
-    v.array(v.strictObject({ src: Src, trim: v.optional(num(0)), length: v.optional(v.pipe(num(0), v.check((n: number) => n > 0, 'must be greater than 0'))) })),
+    v.array(
+      v.strictObject({
+        src: Src,
+        trim: v.optional(num(0)),
+        length: v.optional(
+          v.pipe(
+            num(0),
+            v.check((n: number) => n > 0, 'must be greater than 0'),
+          ),
+        ),
+      }),
+    ),
     v.minLength(1, 'must hold at least one clip'),
     v.maxLength(500, 'must hold at most 500 clips'),
   ),

@@ -9,6 +9,15 @@ import { TOKENS } from '../tokens.js'
 
 export type { JobStage, JobStatus }
 export type JobKind = 'render' | 'stitch'
+/** Which way `offset.y` counts in the job's edit: `down` (the seed's /v1) or `up` (Shotstack's). */
+export type YAxis = 'down' | 'up'
+/** The API a job came through: its status and callbacks take that API's shape. */
+export type JobApi = 'v1' | 'shotstack'
+/** How a job is rendered and reported, chosen at submission and stored with it. */
+export interface JobOptions {
+  yAxis?: YAxis
+  api?: JobApi
+}
 
 /** A job as stored. `request` is the validated request body (edit or stitch) as submitted. */
 export interface Job {
@@ -36,6 +45,8 @@ export interface Job {
   createdAt: string
   updatedAt: string
   completedAt: string | null
+  yAxis: YAxis
+  api: JobApi
 }
 
 /** The public status record of `GET /v1/render/{id}`. */
@@ -83,6 +94,8 @@ const fromRow = (r: Row): Job => ({
   createdAt: r.created_at as string,
   updatedAt: r.updated_at as string,
   completedAt: (r.completed_at as string) ?? null,
+  yAxis: r.y_axis === 'up' ? 'up' : 'down',
+  api: r.api === 'shotstack' ? 'shotstack' : 'v1',
 })
 
 /**
@@ -100,20 +113,55 @@ export class JobStore {
     return this.db.transaction(fn)
   }
 
-  async create(fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean }): Promise<Job> {
+  async create(
+    fields: { accountId: string; keyId: string; kind: JobKind; request: unknown; callback?: string | null; sandbox: boolean } & JobOptions,
+  ): Promise<Job> {
     const now = nowIso()
     const job: Job = {
-      id: uuidv7(), accountId: fields.accountId, keyId: fields.keyId, kind: fields.kind, status: 'QUEUED', stage: null, progress: 0,
-      request: fields.request, callback: fields.callback ?? null, sandbox: fields.sandbox, url: null, poster: null, thumbnail: null,
-      duration: null, creditsUsed: 0, error: null, warnings: [], attempts: 0, leaseOwner: null, leaseUntil: null, cancelRequested: false,
-      createdAt: now, updatedAt: now, completedAt: null,
+      id: uuidv7(),
+      accountId: fields.accountId,
+      keyId: fields.keyId,
+      kind: fields.kind,
+      status: 'QUEUED',
+      stage: null,
+      progress: 0,
+      request: fields.request,
+      callback: fields.callback ?? null,
+      sandbox: fields.sandbox,
+      url: null,
+      poster: null,
+      thumbnail: null,
+      duration: null,
+      creditsUsed: 0,
+      error: null,
+      warnings: [],
+      attempts: 0,
+      leaseOwner: null,
+      leaseUntil: null,
+      cancelRequested: false,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+      yAxis: fields.yAxis ?? 'down',
+      api: fields.api ?? 'v1',
     }
     // The row's other columns take the schema's defaults, which `job` spells out: no RETURNING to read back
     // and re-parse on the hot path of every submission (a test compares it with the stored row).
     await this.db.run(
-      `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at)
-        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now)`,
-      { id: job.id, accountId: job.accountId, keyId: job.keyId, kind: job.kind, request: JSON.stringify(fields.request), callback: job.callback, sandbox: job.sandbox, now },
+      `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at, y_axis, api)
+        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now, @yAxis, @api)`,
+      {
+        id: job.id,
+        accountId: job.accountId,
+        keyId: job.keyId,
+        kind: job.kind,
+        request: JSON.stringify(fields.request),
+        callback: job.callback,
+        sandbox: job.sandbox,
+        now,
+        yAxis: job.yAxis,
+        api: job.api,
+      },
     )
     return job
   }
@@ -150,7 +198,10 @@ export class JobStore {
 
   /** How many of this job's account's queued jobs of its kind (live or sandbox) were submitted before it. */
   async queuedAhead(job: Pick<Job, 'accountId' | 'sandbox' | 'createdAt'>): Promise<number> {
-    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs WHERE status = 'QUEUED' AND account_id = ? AND sandbox = ? AND created_at < ?`, [job.accountId, job.sandbox, job.createdAt])
+    const row = await this.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM jobs WHERE status = 'QUEUED' AND account_id = ? AND sandbox = ? AND created_at < ?`,
+      [job.accountId, job.sandbox, job.createdAt],
+    )
     return Number(row?.n ?? 0)
   }
 
@@ -174,25 +225,48 @@ export class JobStore {
 
   /** Renews the lease; false means it was lost (expired and taken, or the job was cancelled/finished). */
   async heartbeat(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    return (await this.db.run(`UPDATE jobs SET lease_until = @until WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`, { id, owner, until: Date.now() + leaseMs })) > 0
+    return (
+      (await this.db.run(`UPDATE jobs SET lease_until = @until WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`, {
+        id,
+        owner,
+        until: Date.now() + leaseMs,
+      })) > 0
+    )
   }
 
   async progress(id: string, owner: string, stage: JobStage, progress: number): Promise<void> {
-    await this.db.run(`UPDATE jobs SET stage = @stage, progress = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`, {
-      id,
-      owner,
-      stage,
-      progress: Math.round(progress * 1000) / 1000,
-      now: nowIso(),
-    })
+    await this.db.run(
+      `UPDATE jobs SET stage = @stage, progress = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`,
+      {
+        id,
+        owner,
+        stage,
+        progress: Math.round(progress * 1000) / 1000,
+        now: nowIso(),
+      },
+    )
   }
 
-  async complete(id: string, owner: string, result: { url: string; poster?: string; thumbnail?: string; duration: number; credits: number; warnings: Warning[] }): Promise<boolean> {
+  async complete(
+    id: string,
+    owner: string,
+    result: { url: string; poster?: string; thumbnail?: string; duration: number; credits: number; warnings: Warning[] },
+  ): Promise<boolean> {
     const changed = await this.db.run(
       `UPDATE jobs SET status = 'COMPLETE', stage = NULL, progress = 1, url = @url, poster = @poster, thumbnail = @thumbnail,
           duration = @duration, credits_used = @credits, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
         WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`,
-      { id, owner, url: result.url, poster: result.poster ?? null, thumbnail: result.thumbnail ?? null, duration: result.duration, credits: result.credits, warnings: JSON.stringify(publicIssues(result.warnings)), now: nowIso() },
+      {
+        id,
+        owner,
+        url: result.url,
+        poster: result.poster ?? null,
+        thumbnail: result.thumbnail ?? null,
+        duration: result.duration,
+        credits: result.credits,
+        warnings: JSON.stringify(publicIssues(result.warnings)),
+        now: nowIso(),
+      },
     )
     return changed > 0
   }
@@ -223,7 +297,10 @@ export class JobStore {
 
   /** Marks a job for cancellation; true when it was still queued or running. */
   async requestCancel(id: string, accountId: string): Promise<boolean> {
-    const changed = await this.db.run(`UPDATE jobs SET cancel_requested = 1, updated_at = @now WHERE id = @id AND account_id = @account AND status IN ('QUEUED', 'PROCESSING')`, { id, account: accountId, now: nowIso() })
+    const changed = await this.db.run(
+      `UPDATE jobs SET cancel_requested = 1, updated_at = @now WHERE id = @id AND account_id = @account AND status IN ('QUEUED', 'PROCESSING')`,
+      { id, account: accountId, now: nowIso() },
+    )
     return changed > 0
   }
 

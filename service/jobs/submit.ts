@@ -9,7 +9,7 @@ import { checkTargetUrl, parseBody } from '../validate.js'
 import { checkLimits } from './limits.js'
 import { checkSources, sourcePolicy, stitchPath } from './source-policy.js'
 import { StitchSchema, stitchToEdit, type StitchRequest } from './stitch.js'
-import type { Job, JobKind, JobStore } from './store.js'
+import type { Job, JobKind, JobOptions, JobStore } from './store.js'
 
 export interface SubmitDeps {
   config: ServiceConfig
@@ -48,11 +48,27 @@ async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: u
  * Submits a render or stitch for `principal`: checked, then stored with its credit hold, then queued. A
  * refused request stores nothing; the job is QUEUED when this returns.
  */
-export async function submitJob(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<{ job: Job; warnings: Warning[] }> {
+export async function submitJob(
+  d: SubmitDeps,
+  principal: Principal,
+  kind: JobKind,
+  body: unknown,
+  opts: JobOptions = {},
+): Promise<{ job: Job; warnings: Warning[] }> {
   const { request, edit, warnings, callback } = await check(d, principal, kind, body)
   // The job and its credit hold commit together: without the credits (402) nothing is queued.
   const job = await d.jobs.transaction(async () => {
-    const created = await d.jobs.create({ accountId: principal.accountId, keyId: principal.keyId, kind, request, callback, sandbox: principal.sandbox })
+    const created = await d.jobs.create({
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      kind,
+      request,
+      callback,
+      sandbox: principal.sandbox,
+      // The service's own convention unless the edge says otherwise (Shotstack's surface counts y up).
+      yAxis: opts.yAxis ?? d.config.yAxis,
+      api: opts.api ?? 'v1',
+    })
     await d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
     return created
   })
@@ -79,7 +95,8 @@ export async function dryRun(d: SubmitDeps, principal: Principal, body: unknown)
 /** Seconds an edit lasts as far as its numbers say (smart timing is settled at render). */
 function knownDuration(edit: ValidEdit): number {
   let end = 0
-  for (const t of edit.timeline.tracks) for (const c of t.clips) if (typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
+  for (const t of edit.timeline.tracks)
+    for (const c of t.clips) if (typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
   const range = edit.output.range
   return range?.length !== undefined ? Math.min(end, range.length) : end
 }

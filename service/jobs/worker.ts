@@ -2,8 +2,8 @@ import { inject, injectable } from '../di.js'
 import { RenderError, type Compositor } from '../../core/index.js'
 import type { Billing } from '../billing/billing.js'
 import { workDir, type ServiceConfig } from '../config.js'
-import { JobEvents } from '../events.js'
-import { JobStore, type Job } from './store.js'
+import type { JobEvents } from '../events.js'
+import type { JobStore, Job } from './store.js'
 import { renderToStorage, type RenderOutcome } from './render-task.js'
 import { completeJob, failJob } from './settle.js'
 import { checkDuration } from './limits.js'
@@ -45,18 +45,22 @@ export class RenderWorker {
     const controller = new AbortController()
     this.running.set(job.id, controller)
     let beating = false
-    const heartbeat = setInterval(async () => {
-      if (beating) return // the database is slow: one renewal at a time
-      beating = true
-      try {
-        // A lost lease (or a cancel from another process) stops this render: someone else owns the job now.
-        if (!(await this.jobs.heartbeat(job.id, owner, this.config.leaseMs)) || (await this.jobs.cancelRequested(job.id))) controller.abort(new RenderError('E_CANCELLED', 'cancelled'))
-      } catch (e) {
-        console.error(`[worker] heartbeat of ${job.id} failed:`, (e as Error).message) // the lease may lapse; the sweep decides
-      } finally {
-        beating = false
-      }
-    }, Math.max(200, this.config.leaseMs / 3))
+    const heartbeat = setInterval(
+      async () => {
+        if (beating) return // the database is slow: one renewal at a time
+        beating = true
+        try {
+          // A lost lease (or a cancel from another process) stops this render: someone else owns the job now.
+          if (!(await this.jobs.heartbeat(job.id, owner, this.config.leaseMs)) || (await this.jobs.cancelRequested(job.id)))
+            controller.abort(new RenderError('E_CANCELLED', 'cancelled'))
+        } catch (e) {
+          console.error(`[worker] heartbeat of ${job.id} failed:`, (e as Error).message) // the lease may lapse; the sweep decides
+        } finally {
+          beating = false
+        }
+      },
+      Math.max(200, this.config.leaseMs / 3),
+    )
     await this.events.emit('render.processing', (await this.jobs.get(job.id)) ?? job)
     const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events }
     try {

@@ -1,4 +1,4 @@
-import { Queue, QueueEvents, Worker } from 'bullmq'
+import { type Queue, type QueueEvents, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { PlannedRender } from '../../core/index.js'
 import type { Billing } from '../billing/billing.js'
@@ -47,7 +47,8 @@ export function coverWorker(connection: Redis, d: { config: ServiceConfig; jobs:
     COVER_QUEUE,
     async ({ data }) => {
       const job = await d.jobs.get(data.jobId)
-      if (job?.status !== 'QUEUED' && job?.status !== 'PROCESSING') return { ok: false, code: 'E_CONFLICT', message: `render ${data.jobId} is ${job?.status ?? 'unknown'}` }
+      if (job?.status !== 'QUEUED' && job?.status !== 'PROCESSING')
+        return { ok: false, code: 'E_CONFLICT', message: `render ${data.jobId} is ${job?.status ?? 'unknown'}` }
       try {
         // Smart timing may have made the edit longer than submission could see: the limit applies now.
         checkDuration(data.timelineSeconds, d.config.limits, job.sandbox)

@@ -107,9 +107,24 @@ export class BullQueue implements JobQueue {
   }
 
   private async add(job: Job): Promise<unknown> {
-    const task: RenderTask = { id: job.id, kind: job.kind, request: job.request, sandbox: job.sandbox, accountId: job.accountId, keyId: job.keyId, segments: this.d.segments }
+    const task: RenderTask = {
+      id: job.id,
+      kind: job.kind,
+      request: job.request,
+      sandbox: job.sandbox,
+      accountId: job.accountId,
+      keyId: job.keyId,
+      segments: this.d.segments,
+      yAxis: job.yAxis,
+    }
     // Finished jobs stay in Redis a while, so a server that was down can still reconcile them.
-    const options: JobsOptions = { jobId: job.id, attempts: this.d.maxAttempts, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 7 * 86400 }, removeOnFail: { age: 30 * 86400 } }
+    const options: JobsOptions = {
+      jobId: job.id,
+      attempts: this.d.maxAttempts,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: 7 * 86400 },
+      removeOnFail: { age: 30 * 86400 },
+    }
     options.priority = bullPriority(job.sandbox, await this.d.jobs.queuedAhead(job))
     return this.queue.add('render', task, options)
   }
@@ -124,11 +139,14 @@ export class BullQueue implements JobQueue {
   }
 
   cancel(jobId: string): void {
-    void (async () => cancelBullJob(jobId, await this.queue.getJob(jobId), this.publisher))().catch((e) => console.error(`[bullmq] cancel ${jobId}: ${e.message}`))
+    void (async () => cancelBullJob(jobId, await this.queue.getJob(jobId), this.publisher))().catch((e) =>
+      console.error(`[bullmq] cancel ${jobId}: ${e.message}`),
+    )
   }
 
   start(): void {
-    const logged = (what: string, jobId: string, p: Promise<unknown>) => void p.catch((e) => console.error(`[bullmq] ${what} ${jobId}: ${(e as Error).message}`))
+    const logged = (what: string, jobId: string, p: Promise<unknown>) =>
+      void p.catch((e) => console.error(`[bullmq] ${what} ${jobId}: ${(e as Error).message}`))
     this.events.on('active', ({ jobId }) => logged('start', jobId, this.started(jobId)))
     this.events.on('progress', ({ jobId, data }) => {
       const p = data as { stage?: JobStage; progress?: number }

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Queue, QueueEvents, Worker, type Job } from 'bullmq'
+import { type Queue, type QueueEvents, Worker, type Job } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { RenderError, type Compositor, type Edit } from '../../core/index.js'
 import type { PieceRenderer } from './segments.js'
@@ -20,6 +20,8 @@ export interface SegmentTask {
   attempt: number
   index: number | 'sound'
   edit: Edit
+  /** The parent render's `offset.y` sign (absent: down). */
+  yAxis?: 'down' | 'up'
 }
 
 export interface SegmentOutcome {
@@ -37,12 +39,20 @@ const pieceName = (t: Pick<SegmentTask, 'attempt' | 'index'>) => `segment-${t.at
  * its file is read back from the shared storage once it is done. Progress comes through BullMQ's events;
  * cancelling the parent removes the pieces still waiting and tells the workers rendering the others.
  */
-export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: Redis; storage: Storage; cacheDir: string; parent: string; attempt: number }): PieceRenderer & { cleanup(): Promise<void> } {
+export function remotePieces(d: {
+  queue: Queue
+  events: QueueEvents
+  publisher: Redis
+  storage: Storage
+  cacheDir: string
+  parent: string
+  attempt: number
+}): PieceRenderer & { cleanup(): Promise<void> } {
   const keys: string[] = []
   /** Local copies made of pieces in object storage (local storage hands out the stored file itself). */
   const downloads: string[] = []
   const run: PieceRenderer = async (piece, o) => {
-    const task: SegmentTask = { parent: d.parent, attempt: d.attempt, index: o.index, edit: piece }
+    const task: SegmentTask = { parent: d.parent, attempt: d.attempt, index: o.index, edit: piece, yAxis: o.yAxis }
     const job: Job<SegmentTask, SegmentOutcome> = await d.queue.add('segment', task, {
       jobId: `${d.parent}-${d.attempt}-${o.index}`,
       attempts: 3,
@@ -81,7 +91,15 @@ export function remotePieces(d: { queue: Queue; events: QueueEvents; publisher: 
 }
 
 /** The piece side: every `reelforge worker` renders pieces too, into the shared storage. */
-export function segmentWorker(o: { connection: Redis; renderer: Compositor; storage: Storage; workRoot: string; concurrency: number; lockMs: number; log(line: string): void }) {
+export function segmentWorker(o: {
+  connection: Redis
+  renderer: Compositor
+  storage: Storage
+  workRoot: string
+  concurrency: number
+  lockMs: number
+  log(line: string): void
+}) {
   return new Worker<SegmentTask, SegmentOutcome>(
     SEGMENT_QUEUE,
     async (job, _token, signal) => {
@@ -93,6 +111,7 @@ export function segmentWorker(o: { connection: Redis; renderer: Compositor; stor
         const result = await o.renderer.render(t.edit, {
           out: join(dir, pieceName(t)),
           signal: signal ?? new AbortController().signal,
+          yAxis: t.yAxis,
           onProgress: (p) => {
             if (Date.now() - lastReport < 500) return
             lastReport = Date.now()

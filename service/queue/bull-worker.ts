@@ -7,7 +7,6 @@ import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'
 import { renderToStorage, type RenderOutcome, type RenderTask } from '../jobs/render-task.js'
 import type { Storage } from '../storage/storage.js'
 
-
 export interface BullWorkerOptions {
   redisUrl: string
   renderer: Compositor
@@ -45,21 +44,36 @@ export async function startBullWorker(o: BullWorkerOptions) {
   const coverEvents = new QueueEvents(COVER_QUEUE, { connection: coverConnection })
   coverEvents.setMaxListeners(0) // one waiter per render being planned
   const cover = askCover({ queue: coverQueue, events: coverEvents, timeoutMs: 60_000 })
-  const pieces = segmentWorker({ connection: segmentConnections[3], renderer: o.renderer, storage: o.storage, workRoot: o.workRoot, concurrency: o.concurrency, lockMs: o.lockMs, log })
+  const pieces = segmentWorker({
+    connection: segmentConnections[3],
+    renderer: o.renderer,
+    storage: o.storage,
+    workRoot: o.workRoot,
+    concurrency: o.concurrency,
+    lockMs: o.lockMs,
+    log,
+  })
   /** The renderer a job uses: split over the workers when the server asked for segments, else this one. */
   const rendererFor = (task: RenderTask, attempt: number): { renderer: Compositor; done(): Promise<void> } => {
     if (!task.segments || task.segments < 2) return { renderer: o.renderer, done: async () => {} }
     const remote = remotePieces({ queue: pieceQueue, events: pieceEvents, publisher, storage: o.storage, cacheDir: o.cacheDir, parent: task.id, attempt })
     const r = o.renderer
     return {
-      renderer: { registry: r.registry, validate: (e) => r.validate(e), plan: (e, p) => r.plan(e, p), render: (edit, ro) => renderSegmented(r, edit, { ...ro, segments: task.segments, pieces: remote }) },
+      renderer: {
+        registry: r.registry,
+        validate: (e) => r.validate(e),
+        plan: (e, p) => r.plan(e, p),
+        render: (edit, ro) => renderSegmented(r, edit, { ...ro, segments: task.segments, pieces: remote }),
+      },
       done: () => remote.cleanup(),
     }
   }
   const worker = new Worker<RenderTask, RenderOutcome>(
     RENDER_QUEUE,
     async (job, _token, signal) => {
-      log(`rendering ${job.id} (attempt ${job.attemptsMade + 1}${job.data.segments && job.data.segments > 1 ? `, in ${job.data.segments} segments over the workers` : ''})`)
+      log(
+        `rendering ${job.id} (attempt ${job.attemptsMade + 1}${job.data.segments && job.data.segments > 1 ? `, in ${job.data.segments} segments over the workers` : ''})`,
+      )
       const { renderer, done } = rendererFor(job.data, job.attemptsMade + 1)
       try {
         const outcome = await renderToStorage({ renderer, storage: o.storage, workRoot: o.workRoot }, job.data, {

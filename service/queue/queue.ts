@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { inject, injectable } from '../di.js'
 import type { ServiceConfig } from '../config.js'
-import { JobEvents } from '../events.js'
-import { JobStore } from '../jobs/store.js'
+import type { JobEvents } from '../events.js'
+import type { JobStore } from '../jobs/store.js'
 import type { Billing } from '../billing/billing.js'
 import { failJob } from '../jobs/settle.js'
 import { TOKENS } from '../tokens.js'
-import { RenderWorker } from '../jobs/worker.js'
+import type { RenderWorker } from '../jobs/worker.js'
 
 /** Where submitted jobs wait for a worker. In-process by default; a distributed back end can replace it. */
 export interface JobQueue {
@@ -89,7 +89,12 @@ export class InProcessQueue implements JobQueue {
       try {
         for (const { id, attempts } of await this.jobs.requeueExpired()) {
           if (attempts >= this.config.maxAttempts) {
-            await failJob({ config: this.config, jobs: this.jobs, billing: this.billing, events: this.events }, id, null, `interrupted ${attempts} times (the renderer crashed or was killed); giving up`)
+            await failJob(
+              { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events },
+              id,
+              null,
+              `interrupted ${attempts} times (the renderer crashed or was killed); giving up`,
+            )
           } else {
             console.warn(`[queue] job ${id} lost its worker; re-queued (attempt ${attempts + 1})`)
             this.notify()

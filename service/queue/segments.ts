@@ -12,7 +12,7 @@ import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
  */
 export type PieceRenderer = (
   piece: Edit,
-  opts: { out: string; index: number | 'sound'; signal?: AbortSignal; baseDir?: string; onProgress?: (p: RenderProgress) => void },
+  opts: { out: string; index: number | 'sound'; signal?: AbortSignal; baseDir?: string; onProgress?: (p: RenderProgress) => void; yAxis?: 'down' | 'up' },
 ) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
 
 export interface SegmentedOptions {
@@ -26,6 +26,8 @@ export interface SegmentedOptions {
   /** As `RenderOptions.onPlanned`: once, for the whole render, after it is planned and before any piece starts. */
   onPlanned?: (planned: PlannedRender) => void | Promise<void>
   baseDir?: string
+  /** As `RenderOptions.yAxis`, for the plan and every piece. */
+  yAxis?: 'down' | 'up'
   cacheDir?: string
   network?: NetworkPolicy
   /** Local files the pieces may read (default: any, as `createRenderer`). */
@@ -43,10 +45,11 @@ export interface SegmentedOptions {
  */
 export async function renderSegmented(local: Compositor, edit: Edit, opts: SegmentedOptions): Promise<RenderResult> {
   const started = performance.now()
-  const whole = () => local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, onPlanned: opts.onPlanned, baseDir: opts.baseDir })
+  const whole = () =>
+    local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, onPlanned: opts.onPlanned, baseDir: opts.baseDir, yAxis: opts.yAxis })
   // Only mp4 joins by stream copy; anything else renders in one piece without planning twice.
   if ((opts.segments ?? 2) <= 1 || local.validate(edit).edit.output.format !== 'mp4') return whole()
-  const plan = await local.plan(edit, { signal: opts.signal, baseDir: opts.baseDir })
+  const plan = await local.plan(edit, { signal: opts.signal, baseDir: opts.baseDir, yAxis: opts.yAxis })
   const { firstFrame, frames, fps, format, edit: valid } = plan
   const hasAudio = !!plan.audio
   const picture = plan.scaleTo ?? plan.frame
@@ -59,9 +62,13 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
   const work = await mkdtemp(join(tmpdir(), 'reelforge-segments-'))
   const pool = opts.pieces
     ? undefined
-    : new IsolatedRenderer(local, () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, files: opts.files, baseUrl: '' }), () => {
-        throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
-      })
+    : new IsolatedRenderer(
+        local,
+        () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, files: opts.files, baseUrl: '' }),
+        () => {
+          throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
+        },
+      )
   const renderPiece: PieceRenderer = opts.pieces ?? ((piece, o) => pool!.render(piece, o))
   // One piece failing stops the others (remote pieces would otherwise render on for nothing).
   const inner = new AbortController()
@@ -73,10 +80,22 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
     const report = (stage: RenderProgress['stage'] = 'rendering') => {
       const frame = done.reduce((s, f) => s + f, 0)
       const fpsNow = frame / Math.max(1e-3, (performance.now() - started) / 1000)
-      opts.onProgress?.({ stage, progress: Math.min(0.99, frame / frames), frame, frames, fps: fpsNow, etaMs: ((frames - frame) / Math.max(1e-3, fpsNow)) * 1000 })
+      opts.onProgress?.({
+        stage,
+        progress: Math.min(0.99, frame / frames),
+        frame,
+        frames,
+        fps: fpsNow,
+        etaMs: ((frames - frame) / Math.max(1e-3, fpsNow)) * 1000,
+      })
     }
     const output = valid.output as Record<string, unknown>
-    const piece = (range: { start: number; length: number }, extra: object) => ({ ...(edit as object), merge: undefined, timeline: valid.timeline, output: { ...output, range, poster: undefined, thumbnail: undefined, ...extra } })
+    const piece = (range: { start: number; length: number }, extra: object) => ({
+      ...(edit as object),
+      merge: undefined,
+      timeline: valid.timeline,
+      output: { ...output, range, poster: undefined, thumbnail: undefined, ...extra },
+    })
     const segments = bounds.slice(0, -1).map((from, k) => {
       // Times are whole frames over fps: the range rounds back to exactly these frames.
       const range = { start: from / fps, length: (bounds[k + 1]! - from) / fps }
@@ -85,10 +104,18 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
         out: join(work, `segment-${k}.mp4`),
         signal: inner.signal,
         baseDir: opts.baseDir,
+        yAxis: opts.yAxis,
         onProgress: (p) => ((done[k] = p.frame), report()),
       })
     })
-    const sound = hasAudio ? renderPiece(piece({ start: firstFrame / fps, length: frames / fps }, { format: 'mp3', quality: 'veryhigh' }), { index: 'sound', out: join(work, 'sound.mp3'), signal: inner.signal, baseDir: opts.baseDir }) : undefined
+    const sound = hasAudio
+      ? renderPiece(piece({ start: firstFrame / fps, length: frames / fps }, { format: 'mp3', quality: 'veryhigh' }), {
+          index: 'sound',
+          out: join(work, 'sound.mp3'),
+          signal: inner.signal,
+          baseDir: opts.baseDir,
+        })
+      : undefined
     const [parts, audio] = await Promise.all([Promise.all(segments), sound]).catch((e) => {
       inner.abort(e)
       throw e
@@ -96,7 +123,27 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
     report('encoding')
     const list = join(work, 'segments.txt')
     await writeFile(list, parts.map((p) => `file '${p.path.replace(/'/g, "'\\''")}'`).join('\n'))
-    await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...(audio ? ['-i', audio.path, '-map', '0:v', '-map', '1:a', '-c:a', 'aac', '-b:a', '192k'] : []), '-c:v', 'copy', '-movflags', '+faststart', opts.out], { signal: opts.signal, what: 'joining segments' })
+    await runFfmpeg(
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        list,
+        ...(audio ? ['-i', audio.path, '-map', '0:v', '-map', '1:a', '-c:a', 'aac', '-b:a', '192k'] : []),
+        '-c:v',
+        'copy',
+        '-movflags',
+        '+faststart',
+        opts.out,
+      ],
+      { signal: opts.signal, what: 'joining segments' },
+    )
     const first = parts[0]!
     return {
       path: opts.out,

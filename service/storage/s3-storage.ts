@@ -32,7 +32,15 @@ export class S3Storage implements Storage {
 
   async put(key: string, file: string): Promise<string> {
     const { size } = await stat(file)
-    await this.s3.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType(key) }))
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.config.bucket,
+        Key: this.objectKey(key),
+        Body: createReadStream(file),
+        ContentLength: size,
+        ContentType: contentType(key),
+      }),
+    )
     await rm(file, { force: true })
     return key
   }
@@ -51,9 +59,10 @@ export class S3Storage implements Storage {
       // The reader is handed out at once; the ranged GET streams into it.
       read: (range?: { start: number; end: number }): Readable => {
         const out = new PassThrough()
-        this.s3
-          .send(new GetObjectCommand({ Bucket: this.config.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
-          .then((r) => (r.Body as Readable).pipe(out), (e) => out.destroy(e))
+        this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined })).then(
+          (r) => (r.Body as Readable).pipe(out),
+          (e) => out.destroy(e),
+        )
         return out
       },
     }

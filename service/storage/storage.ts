@@ -17,8 +17,15 @@ export interface Storage {
 
 /** Content types of the files renders and image generation store, by extension. */
 export const CONTENT_TYPES: Record<string, string> = {
-  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg',
-  png: 'image/png', bmp: 'image/bmp', mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  gif: 'image/gif',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  bmp: 'image/bmp',
+  mp3: 'audio/mpeg',
 }
 export const contentType = (name: string) => CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
 

@@ -3,24 +3,37 @@ import * as v from 'valibot'
 import type { Clock } from '../clock.js'
 import { nowIso, type Db } from '../db/db.js'
 import { inject, injectable } from '../di.js'
-import { JobEvents } from '../events.js'
+import type { JobEvents } from '../events.js'
 import type { Job } from '../jobs/store.js'
-import { WebhookOutbox } from './outbox.js'
+import type { WebhookOutbox } from './outbox.js'
 import { TOKENS } from '../tokens.js'
 import { EVENT_NAMES, type EventName } from '../vocabulary.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
 import { checkTargetUrl } from '../validate.js'
+import { callbackHears, shotstackCallback } from './shotstack-callback.js'
 
 /** Every event the service sends (listed in vocabulary.ts, which the dashboard shares). */
 export { EVENT_NAMES, type EventName }
 
 /** `PUT /v1/webhooks` body (strict: reelforge's own). */
 export const WebhookConfigSchema = v.strictObject({
-  url: v.pipe(v.string(), v.url('must be an absolute URL'), v.check((u) => /^https?:\/\//i.test(u), 'must be an http or https URL')),
-  events: v.pipe(v.array(v.picklist(EVENT_NAMES, (i) => `must be one of ${EVENT_NAMES.join(', ')}; got ${JSON.stringify(i.input)}`)), v.minLength(1, 'must name at least one event')),
+  url: v.pipe(
+    v.string(),
+    v.url('must be an absolute URL'),
+    v.check((u) => /^https?:\/\//i.test(u), 'must be an http or https URL'),
+  ),
+  events: v.pipe(
+    v.array(v.picklist(EVENT_NAMES, (i) => `must be one of ${EVENT_NAMES.join(', ')}; got ${JSON.stringify(i.input)}`)),
+    v.minLength(1, 'must name at least one event'),
+  ),
   // NUL cannot be stored by PostgreSQL, and a secret that changed on the way in would sign wrongly.
-  secret: v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters'), v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters')),
+  secret: v.pipe(
+    v.string(),
+    v.minLength(16, 'must be at least 16 characters'),
+    v.maxLength(256, 'must be at most 256 characters'),
+    v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+  ),
 })
 export type WebhookConfig = v.InferOutput<typeof WebhookConfigSchema>
 
@@ -47,13 +60,40 @@ export class Webhooks {
 
   private subscribe(events: JobEvents, wallet: Wallet): void {
     const balance = async (job: Job) => (await wallet.state(job.accountId)).balance
-    const of = (job: Job) => ({ sandbox: job.sandbox })
-    events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, job.callback, of(job)))
-    events.on('render.processing', (job) => this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, job.callback, of(job)))
-    events.on('render.complete', async (job) =>
-      this.emit(job.accountId, 'render.complete', { id: job.id, status: 'COMPLETE', url: job.url, poster: job.poster, thumbnail: job.thumbnail, duration: job.duration, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)),
+    // A job from Shotstack's surface gets Shotstack's callback body, and only when it ends.
+    const of = (job: Job) => ({ sandbox: job.sandbox, callbackBody: job.api === 'shotstack' ? shotstackCallback(job) : undefined })
+    const cb = (job: Job, event: string) => (callbackHears(job, event) ? job.callback : null)
+    events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, cb(job, 'render.queued'), of(job)))
+    events.on('render.processing', (job) =>
+      this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, cb(job, 'render.processing'), of(job)),
     )
-    events.on('render.failed', async (job) => this.emit(job.accountId, 'render.failed', { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) }, job.callback, of(job)))
+    events.on('render.complete', async (job) =>
+      this.emit(
+        job.accountId,
+        'render.complete',
+        {
+          id: job.id,
+          status: 'COMPLETE',
+          url: job.url,
+          poster: job.poster,
+          thumbnail: job.thumbnail,
+          duration: job.duration,
+          credits_used: job.creditsUsed,
+          wallet_balance: await balance(job),
+        },
+        job.callback,
+        of(job),
+      ),
+    )
+    events.on('render.failed', async (job) =>
+      this.emit(
+        job.accountId,
+        'render.failed',
+        { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) },
+        job.callback,
+        of(job),
+      ),
+    )
     wallet.listen({
       deposit: (accountId, amount, bal) => this.emit(accountId, 'wallet.deposit', { amount, balance: bal }),
       lowBalance: (accountId, bal, threshold) => this.emit(accountId, 'wallet.low_balance', { balance: bal, threshold }),
@@ -64,13 +104,31 @@ export class Webhooks {
    * Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed).
    * `sandbox`: sandbox work caused it, so sandbox keys see these deliveries in the log.
    */
-  async emit(accountId: string, event: EventName, data: Record<string, unknown>, callback?: string | null, opts: { sandbox?: boolean } = {}): Promise<string[]> {
+  async emit(
+    accountId: string,
+    event: EventName,
+    data: Record<string, unknown>,
+    callback?: string | null,
+    opts: { sandbox?: boolean; callbackBody?: string } = {},
+  ): Promise<string[]> {
     const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data })
     const ids: string[] = []
     const sandbox = !!opts.sandbox
-    if (callback) ids.push(await this.outbox.enqueue({ accountId, event, target: 'callback', url: callback, body, secret: await this.signingSecret(accountId), sandbox }))
+    if (callback)
+      ids.push(
+        await this.outbox.enqueue({
+          accountId,
+          event,
+          target: 'callback',
+          url: callback,
+          body: opts.callbackBody ?? body,
+          secret: await this.signingSecret(accountId),
+          sandbox,
+        }),
+      )
     const hook = await this.config(accountId)
-    if (hook && hook.events.includes(event)) ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret, sandbox }))
+    if (hook?.events.includes(event))
+      ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret, sandbox }))
     return ids
   }
 

@@ -41,7 +41,8 @@ export class DeliverySlots {
 
   /** Takes a slot for a send to `destination` for `account`; false (nothing taken) when any limit is reached. */
   take(destination: string, account: string): boolean {
-    if (this.full || (this.byDestination.get(destination) ?? 0) >= this.limits.perDestination || (this.byAccount.get(account) ?? 0) >= this.limits.perAccount) return false
+    if (this.full || (this.byDestination.get(destination) ?? 0) >= this.limits.perDestination || (this.byAccount.get(account) ?? 0) >= this.limits.perAccount)
+      return false
     bump(this.byDestination, destination, 1)
     bump(this.byAccount, account, 1)
     this.total++

@@ -53,7 +53,15 @@ export class WebhookOutbox {
   ) {}
 
   /** Stores a delivery due now and wakes the sender. `sandbox`: caused by sandbox work (sandbox keys see only those). */
-  async enqueue(d: { accountId: string; event: string; target: 'callback' | 'global'; url: string; body: string; secret: string; sandbox?: boolean }): Promise<string> {
+  async enqueue(d: {
+    accountId: string
+    event: string
+    target: 'callback' | 'global'
+    url: string
+    body: string
+    secret: string
+    sandbox?: boolean
+  }): Promise<string> {
     const id = timeOrderedId('msg_')
     const now = nowIso()
     await this.db.run(
@@ -161,21 +169,27 @@ export class WebhookOutbox {
         [id, attempt, new Date(now).toISOString(), result.status, result.error ?? null, Math.round(result.durationMs)],
       )
       if (result.ok) {
-        await this.db.run(`UPDATE webhook_deliveries SET status = 'delivered', in_flight = 0, attempts = ?, last_status = ?, last_error = NULL, next_attempt_at = NULL, updated_at = ?, delivered_at = ? WHERE id = ?`, [attempt, result.status, nowIso(), nowIso(), id])
+        await this.db.run(
+          `UPDATE webhook_deliveries SET status = 'delivered', in_flight = 0, attempts = ?, last_status = ?, last_error = NULL, next_attempt_at = NULL, updated_at = ?, delivered_at = ? WHERE id = ?`,
+          [attempt, result.status, nowIso(), nowIso(), id],
+        )
         return
       }
       const retry = row.retry as number
       const exhausted = retry >= RETRY_SCHEDULE_MS.length
-      await this.db.run(`UPDATE webhook_deliveries SET status = ?, in_flight = 0, attempts = ?, retry = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`, [
-        exhausted ? 'failed' : 'pending',
-        attempt,
-        exhausted ? retry : retry + 1,
-        result.status,
-        result.error ?? null,
-        exhausted ? null : now + RETRY_SCHEDULE_MS[retry]!,
-        nowIso(),
-        id,
-      ])
+      await this.db.run(
+        `UPDATE webhook_deliveries SET status = ?, in_flight = 0, attempts = ?, retry = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+        [
+          exhausted ? 'failed' : 'pending',
+          attempt,
+          exhausted ? retry : retry + 1,
+          result.status,
+          result.error ?? null,
+          exhausted ? null : now + RETRY_SCHEDULE_MS[retry]!,
+          nowIso(),
+          id,
+        ],
+      )
     })
   }
 
@@ -268,7 +282,10 @@ export class WebhookOutbox {
   }
 
   private async toDelivery(r: Record<string, unknown>): Promise<Delivery> {
-    const attempts = await this.db.all<Delivery['attempt_log'][number]>('SELECT attempt, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt', [r.id])
+    const attempts = await this.db.all<Delivery['attempt_log'][number]>(
+      'SELECT attempt, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
+      [r.id],
+    )
     return {
       id: r.id as string,
       event: r.event as string,

@@ -17,12 +17,15 @@ import { LOOPBACK, testService, type TestService } from '../helpers/service.js'
 // queue, to hold its real price — and a render the wallet cannot pay fails before its first frame.
 
 /** A Redis database of this file's own, so other suites flushing theirs never meet these queues. */
-const redisUrl = REDIS_URL.replace(/\/\d+$/, '') + '/7'
+const redisUrl = `${REDIS_URL.replace(/\/\d+$/, '')}/7`
 const dir = tempDir('reelforge-bull-cover-')
 const output = { format: 'mp4', size: { width: 64, height: 36 }, fps: 12 }
 let short = ''
 /** 3 × 21 s of `start: "auto"` clips: 63 s, 2 credits at preview; the estimate at submission holds 1. */
-const autoEdit = () => ({ timeline: { tracks: [{ clips: [1, 2, 3].map(() => ({ asset: { type: 'video', src: short }, start: 'auto', length: 21 })) }] }, output })
+const autoEdit = () => ({
+  timeline: { tracks: [{ clips: [1, 2, 3].map(() => ({ asset: { type: 'video', src: short }, start: 'auto', length: 21 })) }] },
+  output,
+})
 
 /** A service on BullMQ and one in-process worker sharing its storage; both closed however the test ends. */
 async function withBull(config: { segments?: number }, fn: (svc: TestService) => Promise<void>) {
@@ -31,7 +34,16 @@ async function withBull(config: { segments?: number }, fn: (svc: TestService) =>
   redis.disconnect()
   const svc = await testService({ start: true, credits: 0, config: { redisUrl, ...config, files: { allow: [dir] } } })
   const renderer = createRenderer({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: { allow: [dir] } })
-  const worker = await startBullWorker({ redisUrl, renderer, storage: new LocalStorage(filesDir(svc.config)), workRoot: workDir(svc.config), cacheDir: join(dir, 'cache'), concurrency: 1, lockMs: 10_000, log: () => {} })
+  const worker = await startBullWorker({
+    redisUrl,
+    renderer,
+    storage: new LocalStorage(filesDir(svc.config)),
+    workRoot: workDir(svc.config),
+    cacheDir: join(dir, 'cache'),
+    concurrency: 1,
+    lockMs: 10_000,
+    log: () => {},
+  })
   try {
     await fn(svc)
   } finally {
@@ -45,7 +57,7 @@ async function account(svc: TestService, credits: number) {
   return key
 }
 
-const cover = suite('BullMQ: a planned render\'s real price is held through the service')
+const cover = suite("BullMQ: a planned render's real price is held through the service")
 cover.before(async () => {
   short = await lavfi('testsrc2=size=64x36:rate=12:duration=1', join(dir, 'short.mp4'), ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'])
 })

@@ -11,7 +11,7 @@ import { testService, titleEdit, type TestService } from '../helpers/service.js'
 // BullMQ worker with concurrency 1 takes the jobs; the order it gets them is what reelforge workers get.
 
 /** A Redis database of this file's own, so other suites flushing theirs never meet these queues. */
-const redisUrl = REDIS_URL.replace(/\/\d+$/, '') + '/9'
+const redisUrl = `${REDIS_URL.replace(/\/\d+$/, '')}/9`
 
 async function submit(svc: TestService, key: string, n: number): Promise<string[]> {
   const ids: string[] = []

@@ -14,7 +14,8 @@ import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../
 
 type WorkerProc = Awaited<ReturnType<typeof startCli>>
 const LOOPBACK = { REELFORGE_ALLOW_NETWORKS: '127.0.0.0/8' }
-const startWorker = (data: string) => startCli(['worker', '--redis', REDIS_URL, '--data', data], { REELFORGE_LOCK_MS: '3000', ...LOOPBACK }, /reelforge worker \d+ ready/, 15_000)
+const startWorker = (data: string) =>
+  startCli(['worker', '--redis', REDIS_URL, '--data', data], { REELFORGE_LOCK_MS: '3000', ...LOOPBACK }, /reelforge worker \d+ ready/, 15_000)
 
 const ctx = {} as { data: string; port: number; server: ChildProcess; workers: WorkerProc[]; key: string; media: Server; tone: string }
 const test = suite('BullMQ: one render split over two workers', ctx)
@@ -41,10 +42,14 @@ test('an 8 s render: both workers render a segment, the joined file has exactly 
     timeline: {
       background: '#000000',
       soundtrack: { src: ctx.tone },
-      tracks: [{ clips: [
-        { asset: { type: 'title', text: 'one', style: 'minimal' }, start: 0, length: 4, effect: 'zoomIn' },
-        { asset: { type: 'title', text: 'two', style: 'minimal' }, start: 4, length: 4, transition: { in: 'fade' } },
-      ] }],
+      tracks: [
+        {
+          clips: [
+            { asset: { type: 'title', text: 'one', style: 'minimal' }, start: 0, length: 4, effect: 'zoomIn' },
+            { asset: { type: 'title', text: 'two', style: 'minimal' }, start: 4, length: 4, transition: { in: 'fade' } },
+          ],
+        },
+      ],
     },
     output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
   }
@@ -56,7 +61,10 @@ test('an 8 s render: both workers render a segment, the joined file has exactly 
   assert.is(logs.filter((l) => new RegExp(`rendering ${r.body.jobId} \\(attempt 1, in 2 segments`).test(l)).length, 1, 'one worker coordinated')
   const pieces = logs.map((l) => (l.match(new RegExp(`rendered segment \\d of ${r.body.jobId}`, 'g')) ?? []).length)
   assert.is(pieces[0]! + pieces[1]!, 2, `two video segments rendered: ${logs.join('\n---\n')}`)
-  assert.ok(pieces.every((n) => n === 1), `one segment on each worker: ${pieces}`)
+  assert.ok(
+    pieces.every((n) => n === 1),
+    `one segment on each worker: ${pieces}`,
+  )
   assert.is(logs.join('\n').match(new RegExp(`rendered segment sound of ${r.body.jobId}`, 'g'))?.length, 1, 'the sound rendered once')
 
   const file = join(ctx.data, 'files', r.body.jobId, `${r.body.jobId}.mp4`)
@@ -65,7 +73,10 @@ test('an 8 s render: both workers render a segment, the joined file has exactly 
   assert.is(video.frames, 200, 'the frames of a single render')
   assert.ok(Math.abs(video.frames! / video.fps! - 8) < 1e-6)
   assert.ok(Math.abs(job.duration - 8) < 0.05)
-  assert.ok(p.streams.some((s) => s.type === 'audio'), 'sound muxed in')
+  assert.ok(
+    p.streams.some((s) => s.type === 'audio'),
+    'sound muxed in',
+  )
   const sound = await decodeAudio(file)
   assert.ok(rmsDb(sound, 0.5, 2.5) > -30, 'the tone plays at the start')
   assert.ok(rmsDb(sound, 4, 7) < -50, 'and is silent after the 3 s file ends')
@@ -75,7 +86,13 @@ test('an 8 s render: both workers render a segment, the joined file has exactly 
 })
 
 test('cancelling a split render stops its pieces on both workers', async () => {
-  const edit = { timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: 'long', style: 'minimal' }, start: 0, length: 60, effect: 'zoomIn' }] }] }, output: { format: 'mp4', size: { width: 640, height: 360 }, fps: 25 } }
+  const edit = {
+    timeline: {
+      background: '#000000',
+      tracks: [{ clips: [{ asset: { type: 'title', text: 'long', style: 'minimal' }, start: 0, length: 60, effect: 'zoomIn' }] }],
+    },
+    output: { format: 'mp4', size: { width: 640, height: 360 }, fps: 25 },
+  }
   const { jobId } = (await api(ctx.port, ctx.key, 'POST', '/v1/render', edit)).body
   const started = (i: number) => ctx.workers.some((w) => w.log().includes(`rendering segment ${i} of ${jobId}`))
   for (let t = 0; t < 600 && !(started(0) && started(1)); t++) await new Promise((r) => setTimeout(r, 50))
@@ -85,7 +102,8 @@ test('cancelling a split render stops its pieces on both workers', async () => {
   assert.is(job.status, 'FAILED')
   assert.is(job.error, 'cancelled')
   const logs = () => ctx.workers.map((w) => w.log()).join('\n')
-  for (let t = 0; t < 200 && !(logs().includes(`cancelling ${jobId}-1-0`) && logs().includes(`cancelling ${jobId}-1-1`)); t++) await new Promise((r) => setTimeout(r, 50))
+  for (let t = 0; t < 200 && !(logs().includes(`cancelling ${jobId}-1-0`) && logs().includes(`cancelling ${jobId}-1-1`)); t++)
+    await new Promise((r) => setTimeout(r, 50))
   assert.ok(logs().includes(`cancelling ${jobId}-1-0`) && logs().includes(`cancelling ${jobId}-1-1`), `both pieces cancelled:\n${logs()}`)
   await new Promise((r) => setTimeout(r, 1000))
   assert.not.ok(logs().includes(`rendered segment 0 of ${jobId}`) || logs().includes(`rendered segment 1 of ${jobId}`), 'no piece ran to the end')

@@ -10,8 +10,13 @@ import { titleEdit } from '../helpers/service.js'
 // renders; a worker killed mid-render loses its job to the other through BullMQ's stalled-job check.
 
 type WorkerProc = Awaited<ReturnType<typeof startCli>>
-const startWorker = (data: string) => startCli(['worker', '--redis', REDIS_URL, '--data', data], { REELFORGE_LOCK_MS: '3000' }, /reelforge worker \d+ ready/, 15_000)
-const rendered = (w: WorkerProc, id: string) => w.log().split('\n').filter((l) => l.startsWith(`rendering ${id} `)).length
+const startWorker = (data: string) =>
+  startCli(['worker', '--redis', REDIS_URL, '--data', data], { REELFORGE_LOCK_MS: '3000' }, /reelforge worker \d+ ready/, 15_000)
+const rendered = (w: WorkerProc, id: string) =>
+  w
+    .log()
+    .split('\n')
+    .filter((l) => l.startsWith(`rendering ${id} `)).length
 
 const ctx = {} as { data: string; port: number; server: ChildProcess; workers: WorkerProc[]; key: string }
 const test = suite('BullMQ: a server and two workers', ctx)
@@ -41,10 +46,13 @@ test('6 renders: all complete, each rendered exactly once, charged once, spread 
     assert.ok(Math.abs(job.duration - 4) < 0.05)
     const file = await fetch(job.url)
     assert.is(file.status, 200)
-    assert.ok((await file.arrayBuffer()).byteLength > 1000, 'the worker\'s file is served by the server')
+    assert.ok((await file.arrayBuffer()).byteLength > 1000, "the worker's file is served by the server")
   }
   for (const id of ids) assert.is(rendered(ctx.workers[0]!, id) + rendered(ctx.workers[1]!, id), 1, `job ${id} rendered once`)
-  assert.ok(ctx.workers.every((w) => /rendering /.test(w.log())), `both workers rendered: ${ctx.workers.map((w) => w.log()).join('\n---\n')}`)
+  assert.ok(
+    ctx.workers.every((w) => /rendering /.test(w.log())),
+    `both workers rendered: ${ctx.workers.map((w) => w.log()).join('\n---\n')}`,
+  )
   const ledger = (await api(ctx.port, ctx.key, 'GET', '/v1/wallet/ledger?limit=200')).body.entries as { kind: string; job_id: string }[]
   for (const id of ids) assert.is(ledger.filter((e) => e.job_id === id && e.kind === 'charge').length, 1, `job ${id} charged once`)
   const wallet = (await api(ctx.port, ctx.key, 'GET', '/v1/wallet')).body
@@ -88,9 +96,23 @@ test('cancel reaches the worker rendering the job; a render error fails the job 
   assert.is(cancelled.body.error, 'cancelled')
   const alive = ctx.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null)
   for (let i = 0; i < 200 && !alive.some((w) => w.log().includes(`failed ${jobId}: cancelled`)); i++) await new Promise((r) => setTimeout(r, 50))
-  assert.ok(alive.some((w) => w.log().includes(`cancelling ${jobId}`) && w.log().includes(`failed ${jobId}: cancelled`)), 'the worker stopped rendering')
+  assert.ok(
+    alive.some((w) => w.log().includes(`cancelling ${jobId}`) && w.log().includes(`failed ${jobId}: cancelled`)),
+    'the worker stopped rendering',
+  )
 
-  const bad = { timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: `http://127.0.0.1:${ctx.port}/v1/files/00000000-0000-4000-8000-000000000000/missing.png` }, start: 0, length: 1 }] }] }, output: { format: 'mp4', resolution: 'preview' } }
+  const bad = {
+    timeline: {
+      tracks: [
+        {
+          clips: [
+            { asset: { type: 'image', src: `http://127.0.0.1:${ctx.port}/v1/files/00000000-0000-4000-8000-000000000000/missing.png` }, start: 0, length: 1 },
+          ],
+        },
+      ],
+    },
+    output: { format: 'mp4', resolution: 'preview' },
+  }
   const { jobId: badId } = (await api(ctx.port, ctx.key, 'POST', '/v1/render', bad)).body
   const failed = await waitStatus(ctx.port, ctx.key, badId, ['COMPLETE', 'FAILED'], 60_000)
   assert.is(failed.status, 'FAILED')

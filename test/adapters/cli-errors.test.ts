@@ -12,17 +12,23 @@ const root = new URL('../..', import.meta.url).pathname
 const dir = tempDir()
 const cli = (...args: string[]) => spawnSync('node_modules/.bin/tsx', ['adapters/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' })
 const STACK = /^\s+at /m
-const edit = (asset: object) => ({ timeline: { tracks: [{ clips: [{ asset, start: 0, length: 3 }] }] }, output: { format: 'mp4', size: { width: 64, height: 36 }, fps: 12 } })
+const edit = (asset: object) => ({
+  timeline: { tracks: [{ clips: [{ asset, start: 0, length: 3 }] }] },
+  output: { format: 'mp4', size: { width: 64, height: 36 }, fps: 12 },
+})
 
 const errors = suite('reelforge render: clear errors, stacks only with --debug')
 
-errors('a decoder dying on a corrupt mp4: the clip, the file and ffmpeg\'s line; exit 1; no stack', async () => {
+errors("a decoder dying on a corrupt mp4: the clip, the file and ffmpeg's line; exit 1; no stack", async () => {
   await garbledVideo(join(dir, 'garbled.mp4'))
   const file = join(dir, 'garbled.json')
   writeFileSync(file, JSON.stringify(edit({ type: 'video', src: 'garbled.mp4' })))
   const res = cli('render', file, '-o', join(dir, 'garbled-out.mp4'), '--quiet')
   assert.is(res.status, 1, res.stderr)
-  assert.match(res.stderr, /^error E_ASSET_UNREADABLE: timeline\.tracks\[0\]\.clips\[0\]\.asset\.src: cannot decode \S*garbled\.mp4: the video decoder \(ffmpeg\) exited with status \d+: Error while decoding stream #0:0: Invalid data found when processing input$/m)
+  assert.match(
+    res.stderr,
+    /^error E_ASSET_UNREADABLE: timeline\.tracks\[0\]\.clips\[0\]\.asset\.src: cannot decode \S*garbled\.mp4: the video decoder \(ffmpeg\) exited with status \d+: Error while decoding stream #0:0: Invalid data found when processing input$/m,
+  )
   assert.not.match(res.stderr, STACK, 'no stack without --debug')
   const debug = cli('render', file, '-o', join(dir, 'garbled-out.mp4'), '--quiet', '--debug')
   assert.is(debug.status, 1)

@@ -24,16 +24,23 @@ rewrite('stand-in kinds come from the extension, else from what reads the source
 })
 rewrite('remote sources, soundtrack, fonts and URL merge values are replaced; inline SVG, aliases and merged placeholders are not', () => {
   const edit = {
-    merge: [{ find: 'PIC', replace: 'https://x/p.png' }, { find: 'NAME', replace: 'Ann' }],
+    merge: [
+      { find: 'PIC', replace: 'https://x/p.png' },
+      { find: 'NAME', replace: 'Ann' },
+    ],
     timeline: {
       soundtrack: { src: 'https://x/s.mp3' },
       fonts: [{ src: 'https://x/Roboto-Bold.ttf' }],
-      tracks: [{ clips: [
-        { asset: { type: 'image', src: '{{ PIC }}' } },
-        { asset: { type: 'svg', src: '<svg xmlns="http://www.w3.org/2000/svg"/>' } },
-        { asset: { type: 'caption', src: 'alias://VO' } },
-        { asset: { type: 'video', src: '{{ CLIP }}' } },
-      ] }],
+      tracks: [
+        {
+          clips: [
+            { asset: { type: 'image', src: '{{ PIC }}' } },
+            { asset: { type: 'svg', src: '<svg xmlns="http://www.w3.org/2000/svg"/>' } },
+            { asset: { type: 'caption', src: 'alias://VO' } },
+            { asset: { type: 'video', src: '{{ CLIP }}' } },
+          ],
+        },
+      ],
     },
   }
   const { edit: out, replaced } = rewriteSources(edit, (kind, ext) => `http://127.0.0.1/standin/${kind}.${ext}`)
@@ -79,7 +86,13 @@ runner('a real Shotstack edit that is not valid is reported as rejected, with th
   const { writeFileSync, mkdirSync } = await import('node:fs')
   const bad = join(dir, 'bad')
   mkdirSync(bad)
-  writeFileSync(join(bad, 'bad.json'), JSON.stringify({ timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: 'https://x/a.png' }, start: -1, length: 1 }] }] }, output: { format: 'mp4' } }))
+  writeFileSync(
+    join(bad, 'bad.json'),
+    JSON.stringify({
+      timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: 'https://x/a.png' }, start: -1, length: 1 }] }] },
+      output: { format: 'mp4' },
+    }),
+  )
   const [r] = await runCompat({ dir: bad, outDir: join(dir, 'bad-out'), standInDir: join(dir, 'standins') })
   assert.is(r!.accepted, false)
   assert.is(r!.rendered, false)
@@ -90,7 +103,10 @@ runner('warnings are explained by their cause; a font Shotstack supplies but ree
   const fonts = join(dir, 'fonts')
   mkdirSync(fonts)
   const text = (family: string, start: number) => ({ asset: { type: 'text', text: 'Aa', font: { family, size: 30, color: '#ffffff' } }, start, length: 1 })
-  writeFileSync(join(fonts, 'fonts.json'), JSON.stringify({ timeline: { tracks: [{ clips: [text('NoSuchFamily', 0), text('Movlette', 1)] }] }, output: { format: 'mp4', resolution: 'preview' } }))
+  writeFileSync(
+    join(fonts, 'fonts.json'),
+    JSON.stringify({ timeline: { tracks: [{ clips: [text('NoSuchFamily', 0), text('Movlette', 1)] }] }, output: { format: 'mp4', resolution: 'preview' } }),
+  )
   const [r] = await runCompat({ dir: fonts, outDir: join(dir, 'fonts-out'), standInDir: join(dir, 'standins') })
   const of = (family: string) => r!.warnings.find((w) => w.message.includes(`"${family}"`))
   assert.is(of('NoSuchFamily')?.cause, 'the edit names a font that neither it nor Shotstack supplies')

@@ -31,10 +31,14 @@ faults(`${LOOPS} SIGKILLs during renders, a webhook schedule and an image batch:
   let child = await serve(data, port, env)
   const seed = Number(process.env.FAULT_SEED ?? Date.now() % 100_000)
   let state = seed
-  const random = () => ((state = (state * 48271) % 2147483647) / 2147483647)
+  const random = () => (state = (state * 48271) % 2147483647) / 2147483647
   console.log(`  seed ${seed}`)
 
-  const put = await api(port, key, 'PUT', '/v1/webhooks', { url: `${rx.url}/global`, events: ['render.complete', 'render.failed', 'ai.complete', 'ai.failed'], secret: 's'.repeat(24) })
+  const put = await api(port, key, 'PUT', '/v1/webhooks', {
+    url: `${rx.url}/global`,
+    events: ['render.complete', 'render.failed', 'ai.complete', 'ai.failed'],
+    secret: 's'.repeat(24),
+  })
   assert.is(put.status, 200)
   const jobs: string[] = []
   for (let i = 0; i < 4; i++) {
@@ -42,7 +46,9 @@ faults(`${LOOPS} SIGKILLs during renders, a webhook schedule and an image batch:
     assert.is(r.status, 201)
     jobs.push(r.body.jobId)
   }
-  const batch = await api(port, key, 'POST', '/v1/ai/image/batch', { requests: [0, 1, 2, 3, 4].map((i) => ({ prompt: `picture ${i}`, width: 1024, height: 1024 })) })
+  const batch = await api(port, key, 'POST', '/v1/ai/image/batch', {
+    requests: [0, 1, 2, 3, 4].map((i) => ({ prompt: `picture ${i}`, width: 1024, height: 1024 })),
+  })
   assert.is(batch.status, 202)
 
   for (let loop = 0; loop < LOOPS; loop++) {
@@ -74,7 +80,10 @@ faults(`${LOOPS} SIGKILLs during renders, a webhook schedule and an image batch:
 
   // Charged at most once per job or image; completed ones exactly once; nothing left held.
   const charges = all<{ job_id: string; n: number }>(`SELECT job_id, COUNT(*) AS n FROM wallet_ledger WHERE kind = 'charge' GROUP BY job_id`)
-  assert.ok(charges.every((c) => c.n === 1), 'the unique (job, kind) index holds')
+  assert.ok(
+    charges.every((c) => c.n === 1),
+    'the unique (job, kind) index holds',
+  )
   const charged = new Set(charges.map((c) => c.job_id))
   for (const j of rows) assert.is(charged.has(j.id), j.status === 'COMPLETE', `job ${j.id} ${j.status} charged: ${charged.has(j.id)}`)
   const images = all<{ id: string; status: string }>('SELECT id, status FROM images')
@@ -91,7 +100,9 @@ faults(`${LOOPS} SIGKILLs during renders, a webhook schedule and an image batch:
   assert.ok(Math.abs(wallet!.held) < 1e-9, `nothing is left on hold (${wallet!.held})`)
 
   // Every event that happened has its deliveries — none lost — each pending with a due time, or delivered.
-  const deliveries = all<{ event: string; target: string; body: string; status: string; next_attempt_at: number | null }>('SELECT event, target, body, status, next_attempt_at FROM webhook_deliveries')
+  const deliveries = all<{ event: string; target: string; body: string; status: string; next_attempt_at: number | null }>(
+    'SELECT event, target, body, status, next_attempt_at FROM webhook_deliveries',
+  )
   for (const d of deliveries) {
     assert.ok(d.status === 'pending' || d.status === 'delivered', `delivery ${d.event} ${d.status}`)
     if (d.status === 'pending') assert.ok(d.next_attempt_at !== null, 'a pending delivery keeps its due time')
@@ -103,7 +114,8 @@ faults(`${LOOPS} SIGKILLs during renders, a webhook schedule and an image batch:
       assert.is(n, 1, `${event} of ${j.id} to the ${target}: exactly one delivery`)
     }
   }
-  for (const i of images) assert.is(deliveries.filter((d) => d.event === `ai.${i.status}` && JSON.parse(d.body).data.id === i.id).length, 1, `ai.${i.status} of ${i.id}`)
+  for (const i of images)
+    assert.is(deliveries.filter((d) => d.event === `ai.${i.status}` && JSON.parse(d.body).data.id === i.id).length, 1, `ai.${i.status} of ${i.id}`)
   db.close()
 })
 faults.run()

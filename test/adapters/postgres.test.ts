@@ -19,7 +19,11 @@ pg('two services with in-process queues on one database: 6 renders, each claimed
   const first = await testService({ store: 'postgres', config: { concurrency: 1 } })
   const second = await sibling(first)
   const claimedBy = new Map<string, string[]>()
-  for (const [name, svc] of [['first', first], ['second', second]] as const) svc.events.on('render.processing', (job) => void claimedBy.set(job.id, [...(claimedBy.get(job.id) ?? []), name]))
+  for (const [name, svc] of [
+    ['first', first],
+    ['second', second],
+  ] as const)
+    svc.events.on('render.processing', (job) => void claimedBy.set(job.id, [...(claimedBy.get(job.id) ?? []), name]))
   try {
     const ids: string[] = []
     for (let i = 0; i < 6; i++) ids.push((await first.call('POST', '/v1/render', { body: titleEdit(1) })).body.jobId)
@@ -32,7 +36,11 @@ pg('two services with in-process queues on one database: 6 renders, each claimed
     const workers = new Set([...claimedBy.values()].flat())
     assert.equal([...workers].sort(), ['first', 'second'], 'both services took jobs')
     const charges = await first.db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_ledger WHERE kind = 'charge' GROUP BY job_id`)
-    assert.equal(charges.map((c) => c.n), [1, 1, 1, 1, 1, 1], 'each job charged once')
+    assert.equal(
+      charges.map((c) => c.n),
+      [1, 1, 1, 1, 1, 1],
+      'each job charged once',
+    )
   } finally {
     await second.close()
     await first.close()
@@ -44,12 +52,18 @@ pg('concurrent spends through two services never overdraw: row locks serialise o
   const second = await sibling(first)
   try {
     const call = (svc: { app: TestService['app'] }) =>
-      svc.app.request('/v1/render', { method: 'POST', headers: { authorization: `Bearer ${first.live}`, 'content-type': 'application/json' }, body: JSON.stringify(titleEdit(1)) })
+      svc.app.request('/v1/render', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${first.live}`, 'content-type': 'application/json' },
+        body: JSON.stringify(titleEdit(1)),
+      })
     const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => call(i % 2 ? second : first)))
     const codes = answers.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {})
     assert.equal(codes, { 201: 40, 402: 80 })
     assert.equal(await second.wallet.state(first.liveAccount), { balance: 40, held: 40, available: 0, low_balance_threshold: 100 })
-    const bad = await first.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_ledger WHERE balance_after < 0 OR held_after < 0 OR held_after > balance_after')
+    const bad = await first.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM wallet_ledger WHERE balance_after < 0 OR held_after < 0 OR held_after > balance_after',
+    )
     assert.is(bad!.n, 0)
   } finally {
     await second.close()
@@ -73,7 +87,8 @@ pg('migrations: a second open of a migrated schema changes nothing; two opening 
 pg('the CLI manages keys and the wallet on PostgreSQL (--database)', async () => {
   const url = await freshPostgres()
   const run = promisify(execFile)
-  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { cwd: new URL('../..', import.meta.url).pathname })
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { cwd: new URL('../..', import.meta.url).pathname })
   const created = JSON.parse((await cli('keys', 'create', '--database', url, '--json')).stdout) as { key: string; accountId: string }
   const shown = JSON.parse((await cli('wallet', 'deposit', '25', '--key', created.key, '--database', url)).stdout)
   assert.is(shown.balance, 25)

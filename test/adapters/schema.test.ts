@@ -23,7 +23,9 @@ function sqliteShape(path: string): Shape {
   const db = new Database(path, { readonly: true })
   try {
     const rows = db
-      .prepare(`SELECT m.name AS t, c.name AS c, c.type AS type, c."notnull" AS nn, c.pk AS pk FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`)
+      .prepare(
+        `SELECT m.name AS t, c.name AS c, c.type AS type, c."notnull" AS nn, c.pk AS pk FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`,
+      )
       .all() as { t: string; c: string; type: string; nn: number; pk: number }[]
     // A primary key is never null on either engine (SQLite reports only what was declared).
     return rows.map((r) => `${r.t}.${r.c} ${r.type.split(' ')[0]} ${r.nn || r.pk ? 'not null' : 'null'}`).sort()

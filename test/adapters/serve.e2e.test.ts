@@ -7,7 +7,6 @@ import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
 import { api, createKey, freePort, serve, stop, waitStatus } from '../helpers/serve-child.js'
 
-
 const e2e = suite('reelforge serve (a real socket, a child process)')
 e2e('key from the CLI, submit, poll until COMPLETE, download, ffprobe', async () => {
   const data = tempDir('reelforge-e2e-')
@@ -16,7 +15,10 @@ e2e('key from the CLI, submit, poll until COMPLETE, download, ffprobe', async ()
   const port = await freePort()
   const server = await serve(data, port)
   try {
-    const q = await api(port, key, 'POST', '/v1/render', { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'e2e' }, start: 0, length: 2 }] }] }, output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 } })
+    const q = await api(port, key, 'POST', '/v1/render', {
+      timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'e2e' }, start: 0, length: 2 }] }] },
+      output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
+    })
     assert.is(q.status, 201)
     const done = await waitStatus(port, key, q.body.jobId, ['COMPLETE', 'FAILED'])
     assert.is(done.status, 'COMPLETE', done.error)
@@ -34,7 +36,10 @@ e2e('kill -9 during a render: after a restart the job completes, exactly once', 
   const key = createKey(data)
   const port = await freePort()
   let server = await serve(data, port)
-  const long = { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'crash test' }, start: 0, length: 8, transition: { in: 'fade', out: 'fade' } }] }] }, output: { format: 'mp4', size: { width: 640, height: 360 }, fps: 25 } }
+  const long = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'crash test' }, start: 0, length: 8, transition: { in: 'fade', out: 'fade' } }] }] },
+    output: { format: 'mp4', size: { width: 640, height: 360 }, fps: 25 },
+  }
   const q = await api(port, key, 'POST', '/v1/render', long)
   await waitStatus(port, key, q.body.jobId, ['PROCESSING'])
   await new Promise((r) => setTimeout(r, 300))

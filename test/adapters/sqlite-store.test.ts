@@ -66,7 +66,10 @@ test('a failed COMMIT fails every member of its batch and keeps none of their wr
   await sql.transaction(() => insert(sql, 'before'))
   commits.fail = true
   const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => sql.transaction(() => insert(sql, `b${i}`))))
-  assert.ok(results.every((r) => r.status === 'rejected' && /disk I\/O error/.test(String(r.reason))), JSON.stringify(results))
+  assert.ok(
+    results.every((r) => r.status === 'rejected' && /disk I\/O error/.test(String(r.reason))),
+    JSON.stringify(results),
+  )
   assert.equal(outside(), ['before'])
   await sql.transaction(() => insert(sql, 'after'))
   assert.equal(outside(), ['after', 'before'], 'the store works on')

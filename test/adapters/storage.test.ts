@@ -15,10 +15,13 @@ import { testService } from '../helpers/service.js'
 const KEY = '0a1b2c3d-0000-4000-8000-000000000001/clip.mp4'
 const backends: [string, () => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
   ['local', async () => ({ storage: new LocalStorage(tempDir('reelforge-files-')), close: async () => {} })],
-  ['s3', async () => {
-    const s3 = await startS3()
-    return { storage: new S3Storage(s3.config), close: s3.close }
-  }],
+  [
+    's3',
+    async () => {
+      const s3 = await startS3()
+      return { storage: new S3Storage(s3.config), close: s3.close }
+    },
+  ],
 ]
 
 for (const [name, make] of backends) {
@@ -59,10 +62,21 @@ service('renders land in the bucket, /v1/files proxies them with ranges, and a s
   const s3 = await startS3()
   const svc = await testService({ start: true, config: { s3: s3.config, isolateRenders: true } })
   try {
-    const { jobId } = (await svc.call('POST', '/v1/render', { key: svc.sandbox, body: { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 's3' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 25, poster: { capture: 0.5 } } } })).body
+    const { jobId } = (
+      await svc.call('POST', '/v1/render', {
+        key: svc.sandbox,
+        body: {
+          timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 's3' }, start: 0, length: 1 }] }] },
+          output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 25, poster: { capture: 0.5 } },
+        },
+      })
+    ).body
     const job = await svc.waitFor(jobId, ['COMPLETE', 'FAILED'], svc.sandbox, 90_000)
     assert.is(job.status, 'COMPLETE', job.error)
-    assert.not.ok(existsSync(join(filesDir(svc.config), jobId)) && readdirSync(join(filesDir(svc.config), jobId)).length, 'nothing in the local files directory')
+    assert.not.ok(
+      existsSync(join(filesDir(svc.config), jobId)) && readdirSync(join(filesDir(svc.config), jobId)).length,
+      'nothing in the local files directory',
+    )
     const stored = await new S3Storage(s3.config).open(`${jobId}/${jobId}.mp4`)
     assert.ok(stored && stored.size > 1000, 'the video is in the bucket')
     const path = new URL(job.url).pathname
@@ -77,7 +91,15 @@ service('renders land in the bucket, /v1/files proxies them with ranges, and a s
     // A generated image (stored in the bucket) used in a timeline by its service URL.
     const image = (await svc.call('POST', '/v1/ai/image', { key: svc.sandbox, body: { prompt: 'a blue square', model: 'flux', width: 512, height: 512 } })).body
     assert.match(image.url, /^http:\/\/reelforge\.test\/v1\/files\//)
-    const { jobId: withImage } = (await svc.call('POST', '/v1/render', { key: svc.sandbox, body: { timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: image.url }, start: 0, length: 1 }] }] }, output: { format: 'jpg', size: { width: 160, height: 160 } } } })).body
+    const { jobId: withImage } = (
+      await svc.call('POST', '/v1/render', {
+        key: svc.sandbox,
+        body: {
+          timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: image.url }, start: 0, length: 1 }] }] },
+          output: { format: 'jpg', size: { width: 160, height: 160 } },
+        },
+      })
+    ).body
     const done = await svc.waitFor(withImage, ['COMPLETE', 'FAILED'], svc.sandbox, 90_000)
     assert.is(done.status, 'COMPLETE', done.error)
   } finally {

@@ -13,7 +13,10 @@ const title: Edit = {
 export async function typed() {
   const renderer = createRenderer()
   await renderer.render(title, { out: 'out/x.mp4' })
-  await renderer.render({ timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: 'https://example.com/a.png' }, start: 'auto', length: 'end', fit: 'cover' }] }] } }, { out: 'x.mp4' })
+  await renderer.render(
+    { timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: 'https://example.com/a.png' }, start: 'auto', length: 'end', fit: 'cover' }] }] } },
+    { out: 'x.mp4' },
+  )
   // @ts-expect-error — an unknown output format
   await renderer.render({ timeline: title.timeline, output: { format: 'avi' } }, { out: 'x.avi' })
   // @ts-expect-error — a clip needs a length

@@ -12,7 +12,10 @@ function documented(entry: string): string[] {
   const blocks = section.split(/\n(?=`import … from ')/)
   const block = blocks.find((b) => b.startsWith(`\`import … from '${entry}'\``))
   assert.ok(block, `README lists no block for ${entry}`)
-  const items = block!.split('\n').filter((l) => l.startsWith('- ')).join(' ')
+  const items = block!
+    .split('\n')
+    .filter((l) => l.startsWith('- '))
+    .join(' ')
   return [...new Set([...items.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1]!))].sort()
 }
 
@@ -26,7 +29,8 @@ test("'reelforge/kit' exports exactly what README lists", () => {
 
 test('internal helpers stay internal', () => {
   const names = new Set([...exportedNames(`${root}index.ts`), ...exportedNames(`${root}kit.ts`)])
-  for (const internal of ['lastLines', 'ensureDisplay', 'displayLost', 'crashSite', 'compileTrack', 'removePartial', 'isLocalSource']) assert.not.ok(names.has(internal), internal)
+  for (const internal of ['lastLines', 'ensureDisplay', 'displayLost', 'crashSite', 'compileTrack', 'removePartial', 'isLocalSource'])
+    assert.not.ok(names.has(internal), internal)
 })
 
 test('package.json maps both entries to the built files', () => {

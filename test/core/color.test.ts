@@ -2,7 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { cssColor, parseColorBytes } from '../../core/index.js'
 
-test('hex forms, including Shotstack\'s alpha-first #AARRGGBB', () => {
+test("hex forms, including Shotstack's alpha-first #AARRGGBB", () => {
   assert.equal(parseColorBytes('#ff0000'), [255, 0, 0, 255])
   assert.equal(parseColorBytes('#f00'), [255, 0, 0, 255])
   assert.equal(parseColorBytes('#80ffffff'), [255, 255, 255, 128])

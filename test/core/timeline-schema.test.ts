@@ -24,7 +24,10 @@ function issuesOf(edit: unknown): Issue[] {
   return []
 }
 const hasIssue = (issues: Issue[], path: string, pattern: RegExp) =>
-  assert.ok(issues.some((i) => i.path === path && pattern.test(i.message)), `expected ${path} ~ ${pattern}; got ${JSON.stringify(issues)}`)
+  assert.ok(
+    issues.some((i) => i.path === path && pattern.test(i.message)),
+    `expected ${path} ~ ${pattern}; got ${JSON.stringify(issues)}`,
+  )
 
 // ── The real-world corpus ───────────────────────────────────────────────────────────────────
 const compat = suite('compat corpus')
@@ -70,7 +73,7 @@ loose('unknown keys are warnings with their path, not errors', () => {
   assert.ok(warnings.some((w) => w.path === 'timeline.tracks[0].clips[0].asset.seed' && /unknown key/.test(w.message)))
   assert.ok(warnings.some((w) => w.path === 'timeline.tracks[0].clips[0].sparkle'))
 })
-loose('the seed\'s plain soundtrack URL and Shotstack\'s object are both accepted', () => {
+loose("the seed's plain soundtrack URL and Shotstack's object are both accepted", () => {
   const a = base() as any
   a.timeline.soundtrack = 'https://example.com/music.mp3'
   assert.is(renderer.validate(a).edit.timeline.soundtrack!.src, 'https://example.com/music.mp3')
@@ -93,11 +96,14 @@ loose.run()
 
 // ── Merge fields ────────────────────────────────────────────────────────────────────────────
 const merge = suite('merge fields')
-merge('a whole-string placeholder takes the replacement\'s type; inside text it is spliced', () => {
+merge("a whole-string placeholder takes the replacement's type; inside text it is spliced", () => {
   const e = base() as any
   e.timeline.tracks[0].clips[0].start = '{{ START }}'
   e.timeline.tracks[0].clips.push({ asset: { type: 'title', text: 'Hi {{NAME}}!' }, start: 0, length: 1 })
-  e.merge = [{ find: 'START', replace: 5.2 }, { find: 'NAME', replace: 'Ada' }]
+  e.merge = [
+    { find: 'START', replace: 5.2 },
+    { find: 'NAME', replace: 'Ada' },
+  ]
   const { edit } = renderer.validate(e)
   assert.is(edit.timeline.tracks[0]!.clips[0]!.start, 5.2)
   assert.is(edit.timeline.tracks[0]!.clips[1]!.asset.text, 'Hi Ada!')

@@ -1,18 +1,30 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { RenderError } from '../../core/index.js'
+import type { RenderError } from '../../core/index.js'
 import { resolveTiming, type TimingInput } from '../../core/plan/timing.js'
 
-const clip = (track: number, start: number | string, length: number | string, extra: Partial<TimingInput> = {}): TimingInput => ({ path: `c${track}`, track, start, length, ...extra })
+const clip = (track: number, start: number | string, length: number | string, extra: Partial<TimingInput> = {}): TimingInput => ({
+  path: `c${track}`,
+  track,
+  start,
+  length,
+  ...extra,
+})
 
 test('start "auto" follows the previous clip on the same track', () => {
   const r = resolveTiming([clip(0, 0, 2), clip(0, 'auto', 3), clip(1, 'auto', 1), clip(0, 'auto', 1)])
-  assert.equal(r.map((x) => x.start), [0, 2, 0, 5])
+  assert.equal(
+    r.map((x) => x.start),
+    [0, 2, 0, 5],
+  )
 })
 
 test('length "auto" uses the asset duration, 3 s for stills', () => {
   const r = resolveTiming([clip(0, 0, 'auto', { duration: 7.5 }), clip(1, 1, 'auto')])
-  assert.equal(r.map((x) => x.length), [7.5, 3])
+  assert.equal(
+    r.map((x) => x.length),
+    [7.5, 3],
+  )
 })
 
 test('length "end" runs to the end of the other clips', () => {

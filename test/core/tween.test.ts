@@ -25,10 +25,13 @@ test('cubic-bezier matches CSS reference values', () => {
 })
 
 test('tweens hold before, between and after their segments', () => {
-  const track = compileTrack([
-    { from: 0, to: 1, start: 1, length: 1, interpolation: 'linear' },
-    { from: 1, to: 0.5, start: 3, length: 2, interpolation: 'linear' },
-  ], 9)
+  const track = compileTrack(
+    [
+      { from: 0, to: 1, start: 1, length: 1, interpolation: 'linear' },
+      { from: 1, to: 0.5, start: 3, length: 2, interpolation: 'linear' },
+    ],
+    9,
+  )
   assert.is(track(0), 0)
   close(track(1.5), 0.5)
   assert.is(track(2.5), 1)

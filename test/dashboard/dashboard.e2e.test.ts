@@ -11,7 +11,14 @@ import { testService, type TestService } from '../helpers/service.js'
 // The dashboard in Debian's Chromium against a real server: real renders, real webhook deliveries; the
 // retry schedule (hours) is walked with a manual clock.
 
-const ctx = {} as { svc: TestService; clock: ManualClock; http: Awaited<ReturnType<typeof listen>>; browser: Browser; receiver: Awaited<ReturnType<typeof startReceiver>>; admin: string }
+const ctx = {} as {
+  svc: TestService
+  clock: ManualClock
+  http: Awaited<ReturnType<typeof listen>>
+  browser: Browser
+  receiver: Awaited<ReturnType<typeof startReceiver>>
+  admin: string
+}
 const test = suite('dashboard in a browser', ctx)
 test.before(async () => {
   ctx.clock = new ManualClock()
@@ -72,14 +79,18 @@ test('sign in, see inline validation, render from the playground to COMPLETE and
   await editor.fill(JSON.stringify(broken, null, 2))
   const inline = page.locator('.editor .line.bad .inline-issue')
   await inline.first().waitFor({ timeout: 15_000 })
-  assert.match(await inline.first().textContent() ?? '', /timeline\.tracks\[0\]\.clips\[0\]\.length/)
+  assert.match((await inline.first().textContent()) ?? '', /timeline\.tracks\[0\]\.clips\[0\]\.length/)
   const badLine = await page.locator('.editor .line').evaluateAll((lines) => lines.findIndex((l) => l.classList.contains('bad')) + 1)
   const text = await editor.inputValue()
   assert.match(text.split('\n')[badLine - 1]!, /"length": -3/, 'marked on the line that holds the value')
   assert.is(await editor.getAttribute('aria-invalid'), 'true')
   await shot(page, 'playground-invalid')
   await page.getByRole('button', { name: `line ${badLine}` }).click()
-  assert.is(await editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)), '"length": -3', 'the issue selects its field')
+  assert.is(
+    await editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)),
+    '"length": -3',
+    'the issue selects its field',
+  )
 
   await page.getByRole('button', { name: 'Reset example' }).click()
   await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
@@ -87,7 +98,9 @@ test('sign in, see inline validation, render from the playground to COMPLETE and
   const detail = page.locator('.render-detail[data-status="COMPLETE"]')
   await detail.waitFor({ timeout: 120_000 })
   const video = detail.locator('video')
-  await page.waitForFunction(() => (document.querySelector('.render-detail video') as HTMLVideoElement | null)?.readyState! >= 1, undefined, { timeout: 20_000 })
+  await page.waitForFunction(() => ((document.querySelector('.render-detail video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1, undefined, {
+    timeout: 20_000,
+  })
   const meta = await video.evaluate((v: HTMLVideoElement) => ({ duration: v.duration, width: v.videoWidth, height: v.videoHeight, src: v.currentSrc }))
   assert.ok(Math.abs(meta.duration - 2) < 0.2, `video of the 2 s edit lasts ${meta.duration}`)
   assert.ok(meta.width > 0 && meta.width <= 512, `preview resolution, got ${meta.width}×${meta.height}`)
@@ -101,8 +114,8 @@ test('sign in, see inline validation, render from the playground to COMPLETE and
   await row.getByRole('link').click()
   await page.locator('.render-detail video').waitFor()
   await page.getByLabel('submitted timeline').waitFor()
-  assert.match(await page.getByLabel('submitted timeline').textContent() ?? '', /Hello from the playground/)
-  assert.match(await page.getByLabel('submitted timeline').textContent() ?? '', /"resolution": "preview"/)
+  assert.match((await page.getByLabel('submitted timeline').textContent()) ?? '', /Hello from the playground/)
+  assert.match((await page.getByLabel('submitted timeline').textContent()) ?? '', /"resolution": "preview"/)
   await shot(page, 'render-detail')
   assert.equal(await unlabelledControls(page), [])
   await page.close()
@@ -120,7 +133,14 @@ test('a failing receiver: the delivery shows failed, Replay against a healthy re
 
   ctx.receiver.setStatus(500)
   const before = ctx.receiver.received.length
-  const job = (await ctx.svc.call('POST', '/v1/render', { body: { timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'hook' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', resolution: 'preview' } } })).body.jobId
+  const job = (
+    await ctx.svc.call('POST', '/v1/render', {
+      body: {
+        timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'hook' }, start: 0, length: 1 }] }] },
+        output: { format: 'mp4', resolution: 'preview' },
+      },
+    })
+  ).body.jobId
   await ctx.svc.waitFor(job, ['COMPLETE'], ctx.svc.live, 120_000)
   await ctx.receiver.waitFor(before + 1)
   // The first attempt is still being recorded (its retry time read from the clock): let it finish before the
@@ -137,8 +157,8 @@ test('a failing receiver: the delivery shows failed, Replay against a healthy re
   await failed.waitFor({ timeout: 10_000 })
   await failed.getByText('Payload and attempts').click()
   assert.is(await failed.locator('tbody tr').count(), 6, 'every attempt with its response')
-  assert.match(await failed.locator('tbody').textContent() ?? '', /HTTP 500/)
-  assert.match(await failed.locator('pre').textContent() ?? '', new RegExp(job))
+  assert.match((await failed.locator('tbody').textContent()) ?? '', /HTTP 500/)
+  assert.match((await failed.locator('pre').textContent()) ?? '', new RegExp(job))
   await shot(page, 'webhook-failed')
 
   ctx.receiver.setStatus(200)
@@ -159,12 +179,15 @@ test('wallet, images and keys pages; an admin creates and revokes a key', async 
   await signIn(page, ctx.admin)
   await go(page, 'Wallet')
   const balance = (await ctx.svc.call('GET', '/v1/wallet')).body.balance
-  await page.getByTestId('balance').filter({ hasText: String(Math.round(balance * 100) / 100) }).waitFor()
+  await page
+    .getByTestId('balance')
+    .filter({ hasText: String(Math.round(balance * 100) / 100) })
+    .waitFor()
   await page.getByLabel('Low-balance threshold (credits)').fill('25')
   await page.getByRole('button', { name: 'Set threshold' }).click()
   await page.getByText('Threshold saved.').waitFor()
   assert.is((await ctx.svc.call('GET', '/v1/wallet')).body.low_balance_threshold, 25)
-  assert.ok(await page.locator('table tbody tr').count() > 0, 'the ledger is listed')
+  assert.ok((await page.locator('table tbody tr').count()) > 0, 'the ledger is listed')
   await shot(page, 'wallet')
 
   await go(page, 'Images')
@@ -175,7 +198,7 @@ test('wallet, images and keys pages; an admin creates and revokes a key', async 
   await page.getByRole('button', { name: 'Generate' }).click()
   const card = page.locator('.gallery li').first()
   await card.locator('img').waitFor({ timeout: 30_000 })
-  assert.match(await card.textContent() ?? '', /dall-e-3 · 1024×576/)
+  assert.match((await card.textContent()) ?? '', /dall-e-3 · 1024×576/)
   await page.waitForFunction(() => (document.querySelector('.gallery img') as HTMLImageElement | null)?.naturalWidth === 1024)
   await shot(page, 'images')
 
@@ -209,7 +232,14 @@ test('phone width: no sideways scrolling, tables become cards, a non-admin sees 
   await page.getByText('Managing keys needs an admin key').waitFor()
   await go(page, 'Renders')
   await page.locator('tr[data-status]').first().waitFor()
-  assert.is(await page.locator('thead').first().evaluate((el) => getComputedStyle(el).position), 'absolute', 'column heads hidden visually, kept for screen readers')
+  assert.is(
+    await page
+      .locator('thead')
+      .first()
+      .evaluate((el) => getComputedStyle(el).position),
+    'absolute',
+    'column heads hidden visually, kept for screen readers',
+  )
   await page.close()
 })
 

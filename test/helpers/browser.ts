@@ -7,7 +7,16 @@ import type { TestService } from './service.js'
 
 /** Debian's Chromium (installed by `scripts/setup.sh --test`), headless, with no connection of its own to the outside. */
 export const CHROMIUM = process.env.REELFORGE_CHROMIUM ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
 
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS })
 

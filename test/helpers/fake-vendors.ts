@@ -72,10 +72,18 @@ export type FakeServer = Awaited<ReturnType<typeof fakeServer>>
 /** OpenAI Images: `POST /v1/images/generations` → `{ created, data: [{ b64_json, revised_prompt }] }`. */
 export async function fakeOpenAI(color = '#ff0000') {
   return fakeServer(async (req) => {
-    if (req.method !== 'POST' || req.path !== '/v1/images/generations') return { status: 404, json: { error: { message: 'not found', type: 'invalid_request_error', param: null, code: null } } }
-    if (req.headers.authorization !== 'Bearer sk-test') return { status: 401, json: { error: { message: 'Incorrect API key provided: sk-te***', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }
+    if (req.method !== 'POST' || req.path !== '/v1/images/generations')
+      return { status: 404, json: { error: { message: 'not found', type: 'invalid_request_error', param: null, code: null } } }
+    if (req.headers.authorization !== 'Bearer sk-test')
+      return {
+        status: 401,
+        json: { error: { message: 'Incorrect API key provided: sk-te***', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+      }
     const [w, h] = String(req.json.size).split('x').map(Number)
-    return { status: 200, json: { created: 1700000000, data: [{ b64_json: (await pngOf(color, w!, h!)).toString('base64'), revised_prompt: `revised: ${req.json.prompt}` }] } }
+    return {
+      status: 200,
+      json: { created: 1700000000, data: [{ b64_json: (await pngOf(color, w!, h!)).toString('base64'), revised_prompt: `revised: ${req.json.prompt}` }] },
+    }
   })
 }
 
@@ -96,7 +104,14 @@ export async function fakeBFL(color = '#00ff00', opts: { pendingPolls?: number; 
       if (n <= (opts.pendingPolls ?? 1)) return { status: 200, json: { id, status: 'Pending', progress: 0.5 } }
       if (opts.final && opts.final !== 'Ready') return { status: 200, json: { id, status: opts.final } }
       const submit = server.requests.find((r) => r.method === 'POST')!.json
-      return { status: 200, json: { id, status: 'Ready', result: { sample: `${server.url}/sample/${id}.png?w=${submit.width}&h=${submit.height}`, prompt: submit.prompt, seed: 1 } } }
+      return {
+        status: 200,
+        json: {
+          id,
+          status: 'Ready',
+          result: { sample: `${server.url}/sample/${id}.png?w=${submit.width}&h=${submit.height}`, prompt: submit.prompt, seed: 1 },
+        },
+      }
     }
     if (req.method === 'GET' && req.path.startsWith('/sample/')) {
       const q = new URL(req.path, 'http://x').searchParams
@@ -117,7 +132,8 @@ export async function fakeStability(color = '#0000ff', opts: { finishReason?: st
       return { status: 200, json: { artifacts: [{ base64: png.toString('base64'), seed: 1, finishReason: opts.finishReason ?? 'SUCCESS' }] } }
     }
     if (req.method === 'POST' && req.path.startsWith('/v2beta/stable-image/generate/')) {
-      if (!String(req.headers['content-type']).startsWith('multipart/form-data')) return { status: 400, json: { name: 'bad_request', errors: ['multipart/form-data required'] } }
+      if (!String(req.headers['content-type']).startsWith('multipart/form-data'))
+        return { status: 400, json: { name: 'bad_request', errors: ['multipart/form-data required'] } }
       return { status: 200, raw: await pngOf(color, 1024, 1024), headers: { 'finish-reason': opts.finishReason ?? 'SUCCESS', seed: '1' } }
     }
     return { status: 404, json: { id: 'x', name: 'not_found', message: 'not found' } }
@@ -127,7 +143,8 @@ export async function fakeStability(color = '#0000ff', opts: { finishReason?: st
 /** AUTOMATIC1111 `POST /sdapi/v1/txt2img` → `{ images: [base64], parameters, info }`. */
 export async function fakeA1111(color = '#ffff00') {
   return fakeServer(async (req) => {
-    if (req.method === 'POST' && req.path === '/sdapi/v1/txt2img') return { status: 200, json: { images: [(await pngOf(color, req.json.width, req.json.height)).toString('base64')], parameters: req.json, info: '{}' } }
+    if (req.method === 'POST' && req.path === '/sdapi/v1/txt2img')
+      return { status: 200, json: { images: [(await pngOf(color, req.json.width, req.json.height)).toString('base64')], parameters: req.json, info: '{}' } }
     return { status: 404, json: { detail: 'Not Found' } }
   })
 }

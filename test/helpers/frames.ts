@@ -36,7 +36,10 @@ export function pixel(f: Frames, i: number, x: number, y: number): [number, numb
 /** Mean RGB over a rectangle (inclusive-exclusive). */
 export function mean(f: Frames, i: number, x0: number, y0: number, x1: number, y1: number): [number, number, number] {
   const d = f.frame(i)
-  let r = 0, g = 0, b = 0, n = 0
+  let r = 0,
+    g = 0,
+    b = 0,
+    n = 0
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++) {
       const o = (y * f.width + x) * 4
@@ -64,7 +67,13 @@ export function isFastStart(path: string): boolean {
 /** Where the pixels matching `test` are: their count and centre (NaN when none match). */
 export function locate(f: Frames, i: number, test: (rgb: [number, number, number]) => boolean, box = { x0: 0, y0: 0, x1: f.width, y1: f.height }) {
   const d = f.frame(i)
-  let n = 0, sx = 0, sy = 0, minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity
   for (let y = box.y0; y < box.y1; y++)
     for (let x = box.x0; x < box.x1; x++) {
       const o = (y * f.width + x) * 4
@@ -82,7 +91,8 @@ export function locate(f: Frames, i: number, test: (rgb: [number, number, number
 
 /** Mean absolute difference per channel between two frames (0..255). */
 export function frameDiff(f: Frames, a: number, b: number): number {
-  const x = f.frame(a), y = f.frame(b)
+  const x = f.frame(a),
+    y = f.frame(b)
   let sum = 0
   for (let k = 0; k < x.length; k += 4) sum += Math.abs(x[k]! - y[k]!) + Math.abs(x[k + 1]! - y[k + 1]!) + Math.abs(x[k + 2]! - y[k + 2]!)
   return sum / ((x.length / 4) * 3)

@@ -41,9 +41,29 @@ export async function lavfi(source: string, out: string, extra: string[] = []): 
  * Bars survive lossy encoding, so decoded output frames tell exactly which source frame they show.
  */
 export async function indexedVideo(out: string, opts: { fps: number; seconds: number; bits?: number; barWidth?: number; audio?: boolean }): Promise<string> {
-  const bits = opts.bits ?? 8, bar = opts.barWidth ?? 20
+  const bits = opts.bits ?? 8,
+    bar = opts.barWidth ?? 20
   const lum = `if(mod(floor(N/pow(2,floor(X/${bar}))),2),235,16)`
-  await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `nullsrc=s=${bits * bar}x${bar * 2}:r=${opts.fps}:d=${opts.seconds},format=yuv420p,geq=lum='${lum}':cb=128:cr=128`, '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '10', '-g', '50', '-pix_fmt', 'yuv420p', out])
+  await runFfmpeg([
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `nullsrc=s=${bits * bar}x${bar * 2}:r=${opts.fps}:d=${opts.seconds},format=yuv420p,geq=lum='${lum}':cb=128:cr=128`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '10',
+    '-g',
+    '50',
+    '-pix_fmt',
+    'yuv420p',
+    out,
+  ])
   return out
 }
 
@@ -77,14 +97,20 @@ export async function decodeAudio(path: string): Promise<Float32Array> {
 
 /** RMS level in dBFS of samples[from, to) seconds (48 kHz). */
 export function rmsDb(samples: Float32Array, from: number, to: number): number {
-  const a = Math.floor(from * 48000), b = Math.min(samples.length, Math.floor(to * 48000))
+  const a = Math.floor(from * 48000),
+    b = Math.min(samples.length, Math.floor(to * 48000))
   let sum = 0
   for (let i = a; i < b; i++) sum += samples[i]! * samples[i]!
   return 10 * Math.log10(sum / Math.max(1, b - a) + 1e-12)
 }
 
 /** Writes a PNG drawn by `draw` on a 2D canvas. */
-export async function drawnPng(path: string, width: number, height: number, draw: (g: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void): Promise<string> {
+export async function drawnPng(
+  path: string,
+  width: number,
+  height: number,
+  draw: (g: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void,
+): Promise<string> {
   const canvas = createCanvas(width, height)
   draw(canvas.getContext('2d'))
   writeFileSync(path, await canvas.encode('png'))

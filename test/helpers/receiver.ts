@@ -31,7 +31,8 @@ export async function startReceiver() {
       }
       received.push({ path: req.url ?? '/', headers: req.headers, body, json })
       for (const w of waiters.splice(0)) w()
-      const answer = () => (status >= 300 && status < 400 ? res.writeHead(status, { location: '/elsewhere' }).end() : res.writeHead(status).end(status < 300 ? 'ok' : 'no'))
+      const answer = () =>
+        status >= 300 && status < 400 ? res.writeHead(status, { location: '/elsewhere' }).end() : res.writeHead(status).end(status < 300 ? 'ok' : 'no')
       if (hang) return
       if (delayMs) setTimeout(answer, delayMs)
       else answer()

@@ -7,7 +7,10 @@ const dir = tempDir()
 let n = 0
 
 /** Renders an edit into a temp file and decodes its frames. */
-export async function renderAndDecode(edit: Edit, opts: RendererOptions = {}): Promise<{ frames: Frames; path: string; result: Awaited<ReturnType<ReturnType<typeof createRenderer>['render']>> }> {
+export async function renderAndDecode(
+  edit: Edit,
+  opts: RendererOptions = {},
+): Promise<{ frames: Frames; path: string; result: Awaited<ReturnType<ReturnType<typeof createRenderer>['render']>> }> {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache'), ...opts })
   const out = join(dir, `render-${n++}.mp4`)
   const result = await renderer.render(edit, { out })

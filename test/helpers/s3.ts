@@ -4,10 +4,23 @@ import { tempDir } from './media.js'
 
 /** s3rver, an S3-compatible server from npm, on loopback with one bucket: the real AWS SDK client talks to it. */
 export async function startS3(): Promise<{ config: S3Config; close(): Promise<void> }> {
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: tempDir('reelforge-s3-'), configureBuckets: [{ name: 'reelforge-test', configs: [] }] })
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: tempDir('reelforge-s3-'),
+    configureBuckets: [{ name: 'reelforge-test', configs: [] }],
+  })
   const { port } = await server.run()
   return {
-    config: { bucket: 'reelforge-test', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', prefix: 'renders/', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    config: {
+      bucket: 'reelforge-test',
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      prefix: 'renders/',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    },
     close: () => server.close(),
   }
 }

@@ -7,20 +7,30 @@ import * as assert from 'uvu/assert'
 export const root = new URL('../..', import.meta.url).pathname
 export const tsx = join(root, 'node_modules/.bin/tsx')
 
-export const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port
-    s.close(() => resolve(port))
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
   })
-})
 
 /**
  * Starts a `reelforge` command as a child process and waits until its output matches `ready`; `log()` is
  * everything it printed so far.
  */
-export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs: number): Promise<{ child: ChildProcess; log: () => string }> {
+export async function startCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; log: () => string }> {
   // One process (not the tsx CLI, which would run the command as a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let log = ''
   child.stdout!.on('data', (d) => (log += d))
   child.stderr!.on('data', (d) => (log += d))
@@ -34,14 +44,24 @@ export async function startCli(args: string[], env: Record<string, string>, read
 
 /** Starts `reelforge serve` as a child process and waits until it listens. */
 export async function serve(data: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const { child } = await startCli(['serve', '--port', String(port), '--data', data], { REELFORGE_LEASE_MS: '1500', ...env }, /listening on http:\/\/127\.0\.0\.1:\d+/, 10_000)
+  const { child } = await startCli(
+    ['serve', '--port', String(port), '--data', data],
+    { REELFORGE_LEASE_MS: '1500', ...env },
+    /listening on http:\/\/127\.0\.0\.1:\d+/,
+    10_000,
+  )
   return child
 }
 /** Signals a child and waits for its exit (at once when it already ended, by exit code or by signal). */
-export const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', () => r()), child.kill(signal))))
+export const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
+  new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', () => r()), child.kill(signal))))
 
 export async function api(port: number, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return { status: res.status, body: (await res.json()) as any }
 }
 export async function waitStatus(port: number, key: string, id: string, statuses: string[], timeoutMs = 90_000) {

@@ -12,7 +12,11 @@ export interface TestService extends Service {
   liveAccount: string
   signingSecret: string
   /** `app.request` with the key as Bearer and JSON handling. */
-  call(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>
+  call(
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>
   /** Polls a job until it reaches one of `statuses`. */
   waitFor(jobId: string, statuses: string[], key?: string, timeoutMs?: number): Promise<any>
 }
@@ -24,10 +28,20 @@ export const LOOPBACK = { allow: ['127.0.0.0/8', '::1'] }
  * A service on a temp data dir, with its queue not started unless `start` is set. Its store is SQLite, or
  * an empty PostgreSQL schema when the suite runs with `REELFORGE_TEST_STORE=postgres` (or `store` says so).
  */
-export async function testService(opts: { start?: boolean; config?: Partial<ServiceConfig>; credits?: number; overrides?: ServiceOverrides; store?: 'sqlite' | 'postgres' } = {}): Promise<TestService> {
+export async function testService(
+  opts: { start?: boolean; config?: Partial<ServiceConfig>; credits?: number; overrides?: ServiceOverrides; store?: 'sqlite' | 'postgres' } = {},
+): Promise<TestService> {
   const dir = tempDir('reelforge-svc-')
   const databaseUrl = (opts.store ?? TEST_STORE) === 'postgres' ? await freshPostgres() : undefined
-  const config = defaultConfig({ dataDir: dir, baseUrl: 'http://reelforge.test', leaseMs: 2000, cacheDir: join(dir, 'cache'), network: LOOPBACK, databaseUrl, ...opts.config })
+  const config = defaultConfig({
+    dataDir: dir,
+    baseUrl: 'http://reelforge.test',
+    leaseMs: 2000,
+    cacheDir: join(dir, 'cache'),
+    network: LOOPBACK,
+    databaseUrl,
+    ...opts.config,
+  })
   const service = await createService(config, opts.overrides)
   const liveKey = await service.keys.create()
   const live = liveKey.key

@@ -2,7 +2,17 @@ import { createServer, type Socket } from 'node:net'
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib'
 
 /** One route per way an ordinary HTTP/1.x host ends, frames or delays a body (`GET /<behaviour>/<file>`). */
-export const BEHAVIOURS = ['close-delimited', 'chunked', 'length-keep-alive', 'length-close', 'slow-first-byte', 'trickle', 'redirect-chain', 'partial-whole', 'gzip'] as const
+export const BEHAVIOURS = [
+  'close-delimited',
+  'chunked',
+  'length-keep-alive',
+  'length-close',
+  'slow-first-byte',
+  'trickle',
+  'redirect-chain',
+  'partial-whole',
+  'gzip',
+] as const
 
 export interface WebHost {
   url: string
@@ -27,7 +37,9 @@ export async function startWebHost(files: Record<string, Buffer>): Promise<WebHo
     if (!socket.write(data)) await new Promise((r) => socket.once('drain', r))
   }
   const head = (status: string, headers: Record<string, string | number>) =>
-    `HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`
+    `HTTP/1.1 ${status}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`
 
   /** Answers one request; resolves true when the connection stays open for the next one. */
   async function answer(socket: Socket, path: string): Promise<boolean> {
@@ -129,12 +141,14 @@ export async function startWebHost(files: Record<string, Buffer>): Promise<WebHo
         const path = pending.subarray(0, end).toString('latin1').split(' ')[1] ?? '/'
         pending = pending.subarray(end + 4)
         // One request at a time per connection, in order (GETs have no body to skip).
-        queue = queue.then(async (open) => {
-          if (!open) return false
-          const stays = await answer(socket, path)
-          if (!stays) socket.end()
-          return stays
-        }).catch(() => (socket.destroy(), false))
+        queue = queue
+          .then(async (open) => {
+            if (!open) return false
+            const stays = await answer(socket, path)
+            if (!stays) socket.end()
+            return stays
+          })
+          .catch(() => (socket.destroy(), false))
       }
     })
   })

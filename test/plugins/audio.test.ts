@@ -10,7 +10,9 @@ import type { Edit } from '../../index.js'
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
 let n = 0
-let tone = '', flashBeep = '', short = ''
+let tone = '',
+  flashBeep = '',
+  short = ''
 const render = async (tracks: object[], output: object = {}, soundtrack?: unknown) => {
   const out = join(dir, `a${n++}.mp4`)
   const result = await renderer.render({ timeline: { soundtrack, tracks }, output: { size: { width: 160, height: 90 }, fps: 25, ...output } } as Edit, { out })
@@ -24,10 +26,30 @@ mix.before(async () => {
   tone = await lavfi('sine=frequency=1000:sample_rate=48000:duration=4', join(dir, 'tone.wav'))
   short = await lavfi('sine=frequency=1000:sample_rate=48000:duration=1', join(dir, 'short.wav'))
   // A white frame at exactly 1.0 s and a beep starting at exactly 1.0 s.
-  await lavfi('color=black:s=64x36:r=25:d=3,format=yuv420p,geq=lum=\'if(eq(N,25),235,16)\':cb=128:cr=128', join(dir, 'flash.mp4'), ['-c:v', 'libx264', '-qp', '0'])
+  await lavfi("color=black:s=64x36:r=25:d=3,format=yuv420p,geq=lum='if(eq(N,25),235,16)':cb=128:cr=128", join(dir, 'flash.mp4'), [
+    '-c:v',
+    'libx264',
+    '-qp',
+    '0',
+  ])
   await lavfi("aevalsrc='if(between(t,1,1.1),0.5*sin(2*PI*1000*t),0)':s=48000:d=3", join(dir, 'beep.wav'))
   flashBeep = join(dir, 'flashbeep.mp4')
-  await lavfi('anullsrc', flashBeep, ['-i', join(dir, 'flash.mp4'), '-i', join(dir, 'beep.wav'), '-map', '1:v', '-map', '2:a', '-c:v', 'copy', '-c:a', 'aac', '-t', '3'])
+  await lavfi('anullsrc', flashBeep, [
+    '-i',
+    join(dir, 'flash.mp4'),
+    '-i',
+    join(dir, 'beep.wav'),
+    '-map',
+    '1:v',
+    '-map',
+    '2:a',
+    '-c:v',
+    'copy',
+    '-c:a',
+    'aac',
+    '-t',
+    '3',
+  ])
 })
 
 mix('A/V sync: a flash and a beep at the same source time stay within one frame', async () => {
@@ -56,13 +78,17 @@ mix('two sources at volume 1 add up (no silent halving)', async () => {
 })
 mix('fadeIn and fadeOut ramp the level', async () => {
   const s = await decodeAudio((await render([{ clips: [audioClip({ effect: 'fadeInFadeOut' }, 0, 3)] }])).out)
-  const start = rmsDb(s, 0.02, 0.2), middle = rmsDb(s, 1.3, 1.7), end = rmsDb(s, 2.8, 2.98)
+  const start = rmsDb(s, 0.02, 0.2),
+    middle = rmsDb(s, 1.3, 1.7),
+    end = rmsDb(s, 2.8, 2.98)
   assert.ok(middle - start > 10, `fade in: ${start.toFixed(1)} → ${middle.toFixed(1)} dB`)
   assert.ok(middle - end > 10, `fade out: ${middle.toFixed(1)} → ${end.toFixed(1)} dB`)
   assert.ok(rmsDb(s, 0.7, 0.9) > start + 6, 'rising through the fade')
 })
 mix('a volume tween changes the level over clip time', async () => {
-  const s = await decodeAudio((await render([{ clips: [audioClip({ volume: [{ from: 0.1, to: 1, start: 0, length: 2, interpolation: 'linear' }] }, 0, 2)] }])).out)
+  const s = await decodeAudio(
+    (await render([{ clips: [audioClip({ volume: [{ from: 0.1, to: 1, start: 0, length: 2, interpolation: 'linear' }] }, 0, 2)] }])).out,
+  )
   assert.ok(rmsDb(s, 1.7, 1.95) - rmsDb(s, 0.05, 0.3) > 10)
 })
 mix('speed 2 plays a 2 s sound in 1 s; trim skips into it', async () => {
@@ -73,7 +99,7 @@ mix('speed 2 plays a 2 s sound in 1 s; trim skips into it', async () => {
 mix.run()
 
 const soundtrack = suite('soundtrack and mute')
-soundtrack('the seed\'s plain URL soundtrack plays for the video\'s length when the file is longer', async () => {
+soundtrack("the seed's plain URL soundtrack plays for the video's length when the file is longer", async () => {
   const { out } = await render([silentTrack(2)], {}, tone)
   const p = await probe(out)
   const a = p.streams.find((s) => s.type === 'audio')!

@@ -33,8 +33,12 @@ parse('SRT and WebVTT: times, multi-line text, markup stripped, notes ignored; T
     { start: 1.5, end: 2.5, text: 'Second cue\ntwo lines' },
   ])
   assert.equal(parseSubtitles(VTT), [{ start: 0.2, end: 1, text: 'First cue' }])
-  const ttml = '<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="00:00:01.000" end="00:00:02.500">Hi<br/>there &amp; you</p><p begin="3s" dur="500ms">Bye</p></div></body></tt>'
-  assert.equal(parseTtml(ttml), [{ start: 1, end: 2.5, text: 'Hi\nthere & you' }, { start: 3, end: 3.5, text: 'Bye' }])
+  const ttml =
+    '<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="00:00:01.000" end="00:00:02.500">Hi<br/>there &amp; you</p><p begin="3s" dur="500ms">Bye</p></div></body></tt>'
+  assert.equal(parseTtml(ttml), [
+    { start: 1, end: 2.5, text: 'Hi\nthere & you' },
+    { start: 3, end: 3.5, text: 'Bye' },
+  ])
 })
 parse.run()
 
@@ -42,7 +46,9 @@ const captions = suite('caption and rich-caption')
 captions('caption: each cue shows only during its time, near the bottom, on its background', async () => {
   const srt = join(dir, 'subs.srt')
   writeFileSync(srt, SRT)
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'caption', src: srt, font: { size: 20 }, background: { color: '#000000', padding: 6 } }, start: 0, length: 3 }], { fps: 25 }))
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'caption', src: srt, font: { size: 20 }, background: { color: '#000000', padding: 6 } }, start: 0, length: 3 }], { fps: 25 }),
+  )
   const text = (i: number) => locate(frames, i, white)
   assert.is(text(2).count, 0, 'nothing before the first cue (t = 0.08)')
   const first = text(15)
@@ -58,7 +64,13 @@ captions('caption: each cue shows only during its time, near the bottom, on its 
 captions('rich-caption highlight: the word being spoken takes the active colour, the others keep the font colour', async () => {
   const srt = join(dir, 'words.srt')
   writeFileSync(srt, '1\n00:00:00,000 --> 00:00:02,000\nleft right\n')
-  const asset = { type: 'rich-caption', src: srt, font: { size: 40, color: '#ffffff' }, active: { font: { color: '#00ff00' } }, animation: { style: 'highlight' } }
+  const asset = {
+    type: 'rich-caption',
+    src: srt,
+    font: { size: 40, color: '#ffffff' },
+    active: { font: { color: '#00ff00' } },
+    animation: { style: 'highlight' },
+  }
   const { frames } = await renderAndDecode(edit([{ asset, start: 0, length: 2 }], { fps: 25 }))
   const green = (i: number) => locate(frames, i, ([r, g, b]) => g > 150 && r < 100 && b < 100)
   const whites = (i: number) => locate(frames, i, white)
@@ -69,55 +81,93 @@ captions('rich-caption highlight: the word being spoken takes the active colour,
 })
 captions('caption from alias:// to a text-to-speech clip shows its sentences in order while it speaks', async () => {
   const clips = [
-    { asset: { type: 'text-to-speech', text: 'One sentence here. And then a second, longer sentence to finish.', voice: 'Joanna' }, start: 0, length: 'auto', alias: 'VO' },
+    {
+      asset: { type: 'text-to-speech', text: 'One sentence here. And then a second, longer sentence to finish.', voice: 'Joanna' },
+      start: 0,
+      length: 'auto',
+      alias: 'VO',
+    },
   ]
   const captionTrack = { clips: [{ asset: { type: 'caption', src: 'alias://VO', font: { size: 18 } }, start: 0, length: 'end' }] }
   const { frames, result } = await renderAndDecode(edit([], { fps: 25 }, { tracks: [captionTrack, { clips }] }))
   assert.ok(result.hasAudio, 'the speech is in the mix')
   assert.ok(result.duration > 2, `length auto follows the speech (${result.duration} s)`)
-  const early = locate(frames, 5, white), late = locate(frames, frames.count - 5, white)
+  const early = locate(frames, 5, white),
+    late = locate(frames, frames.count - 5, white)
   assert.ok(early.count > 30 && late.count > 30, 'captions shown at both ends')
   assert.ok(late.maxX - late.minX > early.maxX - early.minX, 'the longer second sentence comes later')
 })
 captions('a caption of a video clip (needs transcription) renders nothing and says why', async () => {
   const png = await solidPng(join(dir, 'p.png'), 32, 32, '#ff0000')
-  const { result } = await renderAndDecode(edit([], { fps: 12 }, {
-    tracks: [
-      { clips: [{ asset: { type: 'rich-caption', src: 'alias://PIC' }, start: 0, length: 'end' }] },
-      { clips: [{ asset: { type: 'image', src: png }, start: 0, length: 1, alias: 'PIC' }] },
-    ],
-  }))
-  assert.ok(result.warnings.some((w) => /speech-to-text/.test(w.message) && w.path === 'timeline.tracks[0].clips[0].asset'), JSON.stringify(result.warnings))
+  const { result } = await renderAndDecode(
+    edit(
+      [],
+      { fps: 12 },
+      {
+        tracks: [
+          { clips: [{ asset: { type: 'rich-caption', src: 'alias://PIC' }, start: 0, length: 'end' }] },
+          { clips: [{ asset: { type: 'image', src: png }, start: 0, length: 1, alias: 'PIC' }] },
+        ],
+      },
+    ),
+  )
+  assert.ok(
+    result.warnings.some((w) => /speech-to-text/.test(w.message) && w.path === 'timeline.tracks[0].clips[0].asset'),
+    JSON.stringify(result.warnings),
+  )
 })
 captions.run()
 
 const speech = suite('speech and the other AI forms')
 speech('text-to-speech speaks with the local engine: audible, as long as its words, with volume and speed', async () => {
-  const out = await renderAndDecode(edit([{ asset: { type: 'text-to-speech', text: 'Hello from reelforge, speaking locally.', voice: 'Brian', volume: 0.5 }, start: 0, length: 'auto' }], { fps: 12 }))
+  const out = await renderAndDecode(
+    edit([{ asset: { type: 'text-to-speech', text: 'Hello from reelforge, speaking locally.', voice: 'Brian', volume: 0.5 }, start: 0, length: 'auto' }], {
+      fps: 12,
+    }),
+  )
   const samples = await decodeAudio(out.path)
   assert.ok(out.result.duration > 1 && out.result.duration < 6, `duration ${out.result.duration}`)
   assert.ok(rmsDb(samples, 0.2, out.result.duration - 0.2) > -40, 'audible speech')
-  const fast = await renderAndDecode(edit([{ asset: { type: 'text-to-speech', text: 'Hello from reelforge, speaking locally.', voice: 'Brian', speed: 2 }, start: 0, length: 'auto' }], { fps: 12 }))
+  const fast = await renderAndDecode(
+    edit([{ asset: { type: 'text-to-speech', text: 'Hello from reelforge, speaking locally.', voice: 'Brian', speed: 2 }, start: 0, length: 'auto' }], {
+      fps: 12,
+    }),
+  )
   assert.ok(Math.abs(fast.result.duration - out.result.duration / 2) < 0.2, `speed 2 halves it: ${fast.result.duration}`)
 })
 speech('audio with prompt + voice is speech; a prompt without a voice (music) is silent with a warning', async () => {
-  const { result } = await renderAndDecode(edit([
-    { asset: { type: 'audio', prompt: 'Spoken through the audio asset.', voice: 'Amy' }, start: 0, length: 'auto' },
-    { asset: { type: 'audio', prompt: 'calm piano' }, start: 0, length: 1 },
-  ], { fps: 12 }, {}))
+  const { result } = await renderAndDecode(
+    edit(
+      [
+        { asset: { type: 'audio', prompt: 'Spoken through the audio asset.', voice: 'Amy' }, start: 0, length: 'auto' },
+        { asset: { type: 'audio', prompt: 'calm piano' }, start: 0, length: 1 },
+      ],
+      { fps: 12 },
+      {},
+    ),
+  )
   assert.ok(result.hasAudio)
   assert.ok(result.warnings.some((w) => w.path === 'timeline.tracks[0].clips[1].asset' && /music/.test(w.message)))
 })
 speech('image-to-video: the image with a slow zoom and a warning; html5 renders statically with a warning', async () => {
   const png = await solidPng(join(dir, 'marked.png'), 320, 180, '#ff0000', { color: '#00ff00', size: 60 })
-  const { frames, result } = await renderAndDecode(edit([
-    { asset: { type: 'image-to-video', src: png, prompt: 'orbit' }, start: 0, length: 2 },
-    { asset: { type: 'html5', html: '<div style="color:#ffffff;font-size:40px">Static</div>', js: 'gsap.to("div", {x: 100})', css: '@keyframes x {}' }, start: 2, length: 1 },
-  ], { fps: 25 }))
+  const { frames, result } = await renderAndDecode(
+    edit(
+      [
+        { asset: { type: 'image-to-video', src: png, prompt: 'orbit' }, start: 0, length: 2 },
+        {
+          asset: { type: 'html5', html: '<div style="color:#ffffff;font-size:40px">Static</div>', js: 'gsap.to("div", {x: 100})', css: '@keyframes x {}' },
+          start: 2,
+          length: 1,
+        },
+      ],
+      { fps: 25 },
+    ),
+  )
   const marker = (i: number) => locate(frames, i, (c) => luma(c) > 113, { x0: 0, y0: 0, x1: 160, y1: 90 })
   // zoomInSlow: 1 → 1.1 about the centre, so the marker's inner corner (60, 60) heads for the frame's corner.
   assert.ok(Math.abs(marker(0).maxX - 59) <= 1, `unzoomed at first (${marker(0).maxX})`)
-  assert.ok(Math.abs(marker(49).maxX - (160 - 100 * (1 + 0.1 * 49 / 50))) <= 1.5, `zoomed in at the end (${marker(49).maxX})`)
+  assert.ok(Math.abs(marker(49).maxX - (160 - 100 * (1 + (0.1 * 49) / 50))) <= 1.5, `zoomed in at the end (${marker(49).maxX})`)
   assert.ok(result.warnings.some((w) => /image-to-video/.test(w.message)))
   assert.ok(locate(frames, 62, white).count > 100, 'html5 text drawn')
   assert.ok(result.warnings.some((w) => /scripts are not run/.test(w.message)) && result.warnings.some((w) => /CSS animations/.test(w.message)))

@@ -17,13 +17,39 @@ let python: WebHost
  * from four URLs of the file: four downloads at once leave each one's reader behind its host. One download crashed
  * undici 7 in about 2 renders of 5 here; four crash nearly every render.
  */
-const fromPython = () => edit([], {}, { tracks: [1, 2, 3, 4].map((n) => ({ clips: [{ asset: { type: 'video', src: `${python.url}/noise.mp4?copy=${n}` }, start: 0, length: 'auto', fit: 'cover' }] })) })
+const fromPython = () =>
+  edit(
+    [],
+    {},
+    {
+      tracks: [1, 2, 3, 4].map((n) => ({
+        clips: [{ asset: { type: 'video', src: `${python.url}/noise.mp4?copy=${n}` }, start: 0, length: 'auto', fit: 'cover' }],
+      })),
+    },
+  )
 
 const jobs = suite("renders whose video comes from Python's http.server (HTTP/1.0, connection: close)")
 jobs.before(async () => {
   // Lossless noise: a real mp4 of a few MB, the size that crashed undici 7 in 7 of 8 CLI runs.
   const video = join(dir, 'noise.mp4')
-  await runFfmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', "nullsrc=s=320x180:r=25:d=2.4,geq=lum='random(1)*255':cb=128:cr=128", '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', video])
+  await runFfmpeg([
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    "nullsrc=s=320x180:r=25:d=2.4,geq=lum='random(1)*255':cb=128:cr=128",
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-qp',
+    '0',
+    '-pix_fmt',
+    'yuv420p',
+    video,
+  ])
   assert.ok(statSync(video).size > 4e6, `${statSync(video).size} bytes`)
   python = await startPythonServer(dir)
 })

@@ -26,9 +26,11 @@ let host: WebHost, python: WebHost
 /** Runs `fn(0..n-1)`, `parallel` at a time: parallel downloads leave each consumer slower than its host. */
 async function times(n: number, parallel: number, fn: (i: number) => Promise<void>) {
   let next = 0
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < n) await fn(next++)
-  }))
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) await fn(next++)
+    }),
+  )
 }
 
 /**
@@ -50,20 +52,32 @@ reads.before(async () => {
   host = await startWebHost(files)
   python = await startPythonServer(dir)
 })
-reads("Python's http.server (HTTP/1.0, connection: close)", () => times(20, 4, async () => assert.is(await slowSha((await download(`${python.url}/a.bin`)).body), want['a.bin'])))
+reads("Python's http.server (HTTP/1.0, connection: close)", () =>
+  times(20, 4, async () => assert.is(await slowSha((await download(`${python.url}/a.bin`)).body), want['a.bin'])),
+)
 for (const behaviour of BEHAVIOURS) {
   reads(behaviour, () => times(20, 4, async () => assert.is(await slowSha((await download(`${host.url}/${behaviour}/a.bin`)).body), want['a.bin'])))
 }
 reads("20 MB from Python's http.server", async () => assert.is(await slowSha((await download(`${python.url}/big.bin`)).body), want['big.bin']))
 reads('a host that goes silent mid-body fails after the idle time-out', async () => {
   const { body } = await download(`${host.url}/stall/a.bin`, 300)
-  await slowSha(body).then(() => assert.unreachable('read a stalled body'), (e) => assert.match(String(e), /timed out after 300 ms/))
+  await slowSha(body).then(
+    () => assert.unreachable('read a stalled body'),
+    (e) => assert.match(String(e), /timed out after 300 ms/),
+  )
 })
 
 const loader = httpLoader({ network: LOOPBACK })
 let caches = 0
 const load = (src: string, over: { maxBytes?: number; timeoutMs?: number } = {}) =>
-  loader.load(src, { signal: new AbortController().signal, cacheDir: join(dir, `cache-${caches++}`), baseDir: dir, maxBytes: 1024 ** 3, timeoutMs: 30_000, ...over })
+  loader.load(src, {
+    signal: new AbortController().signal,
+    cacheDir: join(dir, `cache-${caches++}`),
+    baseDir: dir,
+    maxBytes: 1024 ** 3,
+    timeoutMs: 30_000,
+    ...over,
+  })
 /** Loads `src` into a fresh cache and checks the bytes; the cache is removed after (20 MB × many adds up). */
 async function loadsExactly(src: string, name: keyof typeof files) {
   const path = await load(src)
@@ -94,24 +108,36 @@ loads('brotli and deflate bodies are decoded', async () => {
   await loadsExactly(`${host.url}/br/a.bin`, 'a.bin')
   await loadsExactly(`${host.url}/deflate/a.bin`, 'a.bin')
 })
-loads('a 206 with only part of the file is an error, not a short asset', () => fails(`${host.url}/partial-part/a.bin`, 'E_ASSET_UNREADABLE', /206.*bytes 0-999\//))
-loads('a body cut short of its content-length is an error', () => fails(`${host.url}/truncated/a.bin`, 'E_ASSET_UNREADABLE', /closed before the end of the body/))
+loads('a 206 with only part of the file is an error, not a short asset', () =>
+  fails(`${host.url}/partial-part/a.bin`, 'E_ASSET_UNREADABLE', /206.*bytes 0-999\//),
+)
+loads('a body cut short of its content-length is an error', () =>
+  fails(`${host.url}/truncated/a.bin`, 'E_ASSET_UNREADABLE', /closed before the end of the body/),
+)
 loads('more than 5 redirects is an error', () => fails(`${host.url}/redirect/6/a.bin`, 'E_ASSET_UNREADABLE', /redirects/))
 loads('HTTP errors keep their message', () => fails(`${host.url}/length-close/missing.bin`, 'E_ASSET_UNREADABLE', /^HTTP 404$/))
-loads('the size limit counts decoded bytes (a small gzip of 20 MB of zeros)', () => fails(`${host.url}/gzip/zeros.bin`, 'E_ASSET_TOO_LARGE', /1000000-byte limit/, { maxBytes: 1_000_000 }))
-loads('a host slower than the time limit times out', () => fails(`${host.url}/slow-first-byte/a.bin`, 'E_ASSET_UNREADABLE', /timed out after 200 ms/, { timeoutMs: 200 }))
+loads('the size limit counts decoded bytes (a small gzip of 20 MB of zeros)', () =>
+  fails(`${host.url}/gzip/zeros.bin`, 'E_ASSET_TOO_LARGE', /1000000-byte limit/, { maxBytes: 1_000_000 }),
+)
+loads('a host slower than the time limit times out', () =>
+  fails(`${host.url}/slow-first-byte/a.bin`, 'E_ASSET_UNREADABLE', /timed out after 200 ms/, { timeoutMs: 200 }),
+)
 
 // undici stays for these: each starts consuming the body as soon as its head arrives (arrayBuffer, dump), and a
 // body consumed that way never pushes back, so the parser is not left paused when the host closes.
 const others = suite('the other undici clients survive close-delimited hosts')
-others('provider requests: 20 reads of 4 MB', () => times(20, 4, async () => {
-  const res = await providerRequest('test', `${host.url}/close-delimited/a.bin`, { method: 'GET', signal: AbortSignal.timeout(30_000) })
-  assert.is(sha(res.body), want['a.bin'])
-}))
-others('webhook deliveries answered with 4 MB and a close: 20 sends', () => times(20, 4, async () => {
-  const res = await httpSender({ network: LOOPBACK }).send(`${host.url}/close-delimited/a.bin`, '{}', {})
-  assert.ok(res.ok, res.error)
-}))
+others('provider requests: 20 reads of 4 MB', () =>
+  times(20, 4, async () => {
+    const res = await providerRequest('test', `${host.url}/close-delimited/a.bin`, { method: 'GET', signal: AbortSignal.timeout(30_000) })
+    assert.is(sha(res.body), want['a.bin'])
+  }),
+)
+others('webhook deliveries answered with 4 MB and a close: 20 sends', () =>
+  times(20, 4, async () => {
+    const res = await httpSender({ network: LOOPBACK }).send(`${host.url}/close-delimited/a.bin`, '{}', {})
+    assert.ok(res.ok, res.error)
+  }),
+)
 // The hosts outlive the first suite: suites run in order.
 others.after(async () => {
   await host.close()

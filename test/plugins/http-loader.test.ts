@@ -40,13 +40,19 @@ http('an image URL is downloaded once and cached by content for later renders', 
   assert.is(hits.get('/green.png'), 1)
 })
 http('redirects are followed', async () => {
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: `${base}/moved.png` }, start: 0, length: 0.04, fit: 'cover' }]), { cacheDir: join(dir, 'cache-b'), network: LOOPBACK })
+  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: `${base}/moved.png` }, start: 0, length: 0.04, fit: 'cover' }]), {
+    cacheDir: join(dir, 'cache-b'),
+    network: LOOPBACK,
+  })
   assert.ok(near(pixel(frames, 0, 160, 90), [0, 255, 0]))
 })
 
 const fails = async (src: string, opts: object, code: string, pattern: RegExp) => {
   try {
-    await createRenderer({ cacheDir: join(dir, `cache-${Math.random()}`), network: LOOPBACK, ...opts }).render(edit([{ asset: { type: 'image', src }, start: 0, length: 0.04 }]), { out: join(dir, 'x.mp4') })
+    await createRenderer({ cacheDir: join(dir, `cache-${Math.random()}`), network: LOOPBACK, ...opts }).render(
+      edit([{ asset: { type: 'image', src }, start: 0, length: 0.04 }]),
+      { out: join(dir, 'x.mp4') },
+    )
     assert.unreachable()
   } catch (e) {
     assert.instance(e, RenderError)
@@ -54,14 +60,18 @@ const fails = async (src: string, opts: object, code: string, pattern: RegExp) =
     assert.match((e as Error).message, pattern)
   }
 }
-http('HTTP errors name the clip path and the URL', () => fails(`${base}/gone.png`, {}, 'E_ASSET_UNREADABLE', /tracks\[0\]\.clips\[0\]\.asset\.src: cannot load "http:.*\/gone\.png": HTTP 404/))
+http('HTTP errors name the clip path and the URL', () =>
+  fails(`${base}/gone.png`, {}, 'E_ASSET_UNREADABLE', /tracks\[0\]\.clips\[0\]\.asset\.src: cannot load "http:.*\/gone\.png": HTTP 404/),
+)
 http('downloads over the size limit are refused', () => fails(`${base}/huge.png`, { maxDownloadBytes: 1_000_000 }, 'E_ASSET_TOO_LARGE', /download limit/))
 http('downloads past the time limit fail', () => fails(`${base}/slow.png`, { downloadTimeoutMs: 300 }, 'E_ASSET_UNREADABLE', /timed out|timeout/i))
 
 const ssrf = suite('SSRF guard')
 const refused = async (src: string, opts: object, pattern: RegExp) => {
   try {
-    await createRenderer({ cacheDir: join(dir, `cache-${Math.random()}`), ...opts }).render(edit([{ asset: { type: 'image', src }, start: 0, length: 0.04 }]), { out: join(dir, 'x.mp4') })
+    await createRenderer({ cacheDir: join(dir, `cache-${Math.random()}`), ...opts }).render(edit([{ asset: { type: 'image', src }, start: 0, length: 0.04 }]), {
+      out: join(dir, 'x.mp4'),
+    })
     assert.unreachable()
   } catch (e) {
     assert.instance(e, RenderError)

@@ -13,15 +13,20 @@ test('PNG, JPEG, WebP and the first frame of a GIF all decode', async () => {
     jpg: await lavfi('color=c=0x00ff00:s=64x36', join(dir, 'b.jpg'), ['-frames:v', '1']),
     webp: await lavfi('color=c=0x0000ff:s=64x36', join(dir, 'c.webp'), ['-frames:v', '1']),
     // A two-frame GIF: yellow then black; only the first frame is shown.
-    gif: await lavfi('color=c=0xffff00:s=64x36:r=1:d=2,geq=r=\'if(lt(T,1),255,0)\':g=\'if(lt(T,1),255,0)\':b=0', join(dir, 'd.gif')),
+    gif: await lavfi("color=c=0xffff00:s=64x36:r=1:d=2,geq=r='if(lt(T,1),255,0)':g='if(lt(T,1),255,0)':b=0", join(dir, 'd.gif')),
   }
-  const expected = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]]
+  const expected = [
+    [255, 0, 0],
+    [0, 255, 0],
+    [0, 0, 255],
+    [255, 255, 0],
+  ]
   const clips = Object.values(sources).map((src, i) => ({ asset: { type: 'image', src }, start: i * 0.04, length: 0.04, fit: 'cover' }))
   const { frames } = await renderAndDecode(edit(clips, {}, { background: '#808080' }))
   expected.forEach((rgb, i) => assert.ok(near(pixel(frames, i, 160, 90), rgb, 20), `${Object.keys(sources)[i]}: ${pixel(frames, i, 160, 90)}`))
 })
 
-test('the title asset\'s own offset moves the text (y down-positive, like clips)', async () => {
+test("the title asset's own offset moves the text (y down-positive, like clips)", async () => {
   const clips = [
     { asset: { type: 'title', text: 'I', size: 'large' }, start: 0, length: 0.04 },
     { asset: { type: 'title', text: 'I', size: 'large', offset: { x: 0.25, y: 0.25 } }, start: 0.04, length: 0.04 },

@@ -15,7 +15,10 @@ text('text: white 40 px text centred in the frame; alignment left puts it agains
   const { frames } = await renderAndDecode(edit(clips, { fps: 12 }))
   const centred = locate(frames, 6, white)
   assert.ok(centred.count > 200, 'text drawn')
-  assert.ok(Math.abs((centred.minX + centred.maxX) / 2 - 160) < 4 && Math.abs((centred.minY + centred.maxY) / 2 - 90) < 6, `centred: ${centred.minX}..${centred.maxX}, ${centred.minY}..${centred.maxY}`)
+  assert.ok(
+    Math.abs((centred.minX + centred.maxX) / 2 - 160) < 4 && Math.abs((centred.minY + centred.maxY) / 2 - 90) < 6,
+    `centred: ${centred.minX}..${centred.maxX}, ${centred.minY}..${centred.maxY}`,
+  )
   assert.ok(centred.maxY - centred.minY > 20 && centred.maxY - centred.minY < 45, 'about 40 px tall (cap height to descender)')
   const left = locate(frames, 18, white)
   assert.ok(left.minX < 8 && left.minY < 16, `top-left: ${left.minX}, ${left.minY}`)
@@ -26,7 +29,8 @@ text('text: a padded background box hugs the text; stroke draws an outline in it
     { asset: { type: 'text', text: 'Line', font: { color: '#ffffff', size: 60 }, stroke: { color: '#00ff00', width: 4 } }, start: 1, length: 1 },
   ]
   const { frames } = await renderAndDecode(edit(clips, { fps: 12 }))
-  const box = locate(frames, 6, isRed), txt = locate(frames, 6, white)
+  const box = locate(frames, 6, isRed),
+    txt = locate(frames, 6, white)
   assert.ok(box.count > 1000, 'background drawn')
   assert.ok(box.minX < txt.minX - 6 && box.maxX > txt.maxX + 6, 'background wider than the text by its padding')
   assert.ok(box.maxX - box.minX < 160, 'hugging the text, not the frame')
@@ -35,7 +39,23 @@ text('text: a padded background box hugs the text; stroke draws an outline in it
 text('rich-text: a left-to-right gradient runs red → blue across the text; letterSpacing widens it', async () => {
   const base = { type: 'rich-text', text: 'WWWWWW', font: { size: 48, color: '#ffffff', weight: 700 } }
   const clips = [
-    { asset: { ...base, style: { gradient: { type: 'linear', angle: 90, stops: [{ offset: 0, color: '#ff0000' }, { offset: 1, color: '#00ff00' }] } } }, start: 0, length: 1 },
+    {
+      asset: {
+        ...base,
+        style: {
+          gradient: {
+            type: 'linear',
+            angle: 90,
+            stops: [
+              { offset: 0, color: '#ff0000' },
+              { offset: 1, color: '#00ff00' },
+            ],
+          },
+        },
+      },
+      start: 0,
+      length: 1,
+    },
     { asset: base, start: 1, length: 1 },
     { asset: { ...base, style: { letterSpacing: 10 } }, start: 2, length: 1 },
   ]
@@ -44,13 +64,18 @@ text('rich-text: a left-to-right gradient runs red → blue across the text; let
   const greens = locate(frames, 6, ([r, g, b]) => g > 120 && g > r + 40 && b < 120)
   assert.ok(reds.count > 50 && greens.count > 50, 'both ends of the gradient appear')
   assert.ok(reds.x < greens.x - 40, `red on the left (${reds.x}), green on the right (${greens.x})`)
-  const plain = locate(frames, 18, white), spaced = locate(frames, 30, white)
+  const plain = locate(frames, 18, white),
+    spaced = locate(frames, 30, white)
   assert.ok(spaced.maxX - spaced.minX > plain.maxX - plain.minX + 40, `letterSpacing 10 adds ~50 px: ${plain.maxX - plain.minX} → ${spaced.maxX - spaced.minX}`)
 })
 text('rich-text fadeIn: invisible at the start, half way part-visible, then solid; typewriter reveals characters in order', async () => {
   const clips = [
     { asset: { type: 'rich-text', text: 'FADE', font: { size: 60, color: '#ffffff' }, animation: { preset: 'fadeIn', duration: 1 } }, start: 0, length: 2 },
-    { asset: { type: 'rich-text', text: 'ABCDEFGH', font: { size: 40, color: '#ffffff' }, animation: { preset: 'typewriter', duration: 1 } }, start: 2, length: 2 },
+    {
+      asset: { type: 'rich-text', text: 'ABCDEFGH', font: { size: 40, color: '#ffffff' }, animation: { preset: 'typewriter', duration: 1 } },
+      start: 2,
+      length: 2,
+    },
   ]
   const { frames } = await renderAndDecode(edit(clips, { fps: 25 }))
   const peak = (i: number) => Math.max(...[...Array(40).keys()].map((k) => pixel(frames, i, 100 + k * 3, 90)[1]))
@@ -76,14 +101,16 @@ text('rich-text font.style italic leans the glyphs right: the top of an "I" sits
   const lean = (i: number) => {
     const g = locate(frames, i, white)
     const band = (y0: number, y1: number) => {
-      let sum = 0, n = 0
+      let sum = 0,
+        n = 0
       for (let y = y0; y <= y1; y++) for (let x = g.minX; x <= g.maxX; x++) if (white(pixel(frames, i, x, y))) (sum += x), n++
       return sum / n
     }
     const h = g.maxY - g.minY
     return { shift: band(g.minY, g.minY + h / 5) - band(g.maxY - h / 5, g.maxY), h }
   }
-  const upright = lean(6), italic = lean(18)
+  const upright = lean(6),
+    italic = lean(18)
   assert.ok(Math.abs(upright.shift) < 2, `upright: top and foot aligned (${upright.shift.toFixed(1)} px)`)
   // A ~12° slant over 4/5 of the glyph height moves the top right by about 0.8·h·tan 12° (≈ 0.17·h).
   assert.ok(italic.shift > 0.1 * italic.h && italic.shift < 0.3 * italic.h, `italic leans right by ${italic.shift.toFixed(1)} px over ${italic.h} px`)
@@ -92,10 +119,15 @@ text.run()
 
 const vector = suite('svg and shape')
 vector('svg: markup rasterised at its own size, sharp edges, centred', async () => {
-  const src = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="60" viewBox="0 0 100 60"><rect x="0" y="0" width="50" height="60" fill="#ff0000"/><circle cx="75" cy="30" r="20" fill="#00ff00"/></svg>'
+  const src =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="60" viewBox="0 0 100 60"><rect x="0" y="0" width="50" height="60" fill="#ff0000"/><circle cx="75" cy="30" r="20" fill="#00ff00"/></svg>'
   const { frames } = await renderAndDecode(edit([{ asset: { type: 'svg', src }, start: 0, length: 1, fit: 'none' }], { fps: 12 }))
-  const r = locate(frames, 6, isRed), g = locate(frames, 6, isGreen)
-  assert.ok(Math.abs(r.minX - 110) <= 1 && Math.abs(r.maxX - 159) <= 2 && Math.abs(r.minY - 60) <= 1 && Math.abs(r.maxY - 119) <= 1, `rect at ${r.minX}..${r.maxX} × ${r.minY}..${r.maxY}`)
+  const r = locate(frames, 6, isRed),
+    g = locate(frames, 6, isGreen)
+  assert.ok(
+    Math.abs(r.minX - 110) <= 1 && Math.abs(r.maxX - 159) <= 2 && Math.abs(r.minY - 60) <= 1 && Math.abs(r.maxY - 119) <= 1,
+    `rect at ${r.minX}..${r.maxX} × ${r.minY}..${r.maxY}`,
+  )
   assert.ok(Math.abs(g.x - 185) < 1.5 && Math.abs(g.y - 90) < 1.5, `circle centre ${g.x}, ${g.y}`)
   assert.ok(Math.abs(g.count - Math.PI * 400) < 60, `circle area ${g.count}`)
 })
@@ -110,7 +142,11 @@ vector('invalid SVG is a clear error naming the clip', async () => {
 vector('shape: a rounded rectangle, a circle of the given radius, and a line, with fill and stroke', async () => {
   const clips = [
     { asset: { type: 'shape', shape: 'rectangle', rectangle: { width: 120, height: 60, cornerRadius: 20 }, fill: { color: '#ff0000' } }, start: 0, length: 1 },
-    { asset: { type: 'shape', shape: 'circle', circle: { radius: 40 }, fill: { color: '#00ff00' }, stroke: { color: '#ff0000', width: 6 } }, start: 1, length: 1 },
+    {
+      asset: { type: 'shape', shape: 'circle', circle: { radius: 40 }, fill: { color: '#00ff00' }, stroke: { color: '#ff0000', width: 6 } },
+      start: 1,
+      length: 1,
+    },
     { asset: { type: 'shape', shape: 'line', line: { length: 200, thickness: 10 }, fill: { color: '#ffffff' } }, start: 2, length: 1 },
   ]
   const { frames } = await renderAndDecode(edit(clips, { fps: 12 }))
@@ -121,7 +157,10 @@ vector('shape: a rounded rectangle, a circle of the given radius, and a line, wi
   assert.ok(Math.abs(circle.count - Math.PI * 37 * 37) < 250, `circle fill area ${circle.count}`)
   assert.ok(near(mean(frames, 18, 158, 49, 162, 51), [255, 0, 0], 40), 'red stroke on the rim')
   const line = locate(frames, 30, white)
-  assert.ok(Math.abs(line.maxX - line.minX + 1 - 200) <= 2 && Math.abs(line.maxY - line.minY + 1 - 10) <= 2, `line 200×10: ${line.maxX - line.minX + 1}×${line.maxY - line.minY + 1}`)
+  assert.ok(
+    Math.abs(line.maxX - line.minX + 1 - 200) <= 2 && Math.abs(line.maxY - line.minY + 1 - 10) <= 2,
+    `line 200×10: ${line.maxX - line.minX + 1}×${line.maxY - line.minY + 1}`,
+  )
   assert.ok(locate(frames, 30, drawn).count < 204 * 14, `nothing else drawn beyond chroma-blurred edges (${locate(frames, 30, drawn).count})`)
 })
 vector.run()

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, RenderError } from '../../index.js'
+import { createRenderer, type RenderError } from '../../index.js'
 import { decodeThreads } from '../../plugins/assets/video.js'
 import type { ProbedStream } from '../../core/index.js'
 import { decodeFrames, near, pixel } from '../helpers/frames.js'
@@ -11,13 +11,17 @@ import type { Edit } from '../../index.js'
 
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
-let src25 = '', src30 = ''
+let src25 = '',
+  src30 = ''
 let n = 0
 
 /** Renders video clips (fit none, 160x40 source centred in 320x180) and returns the source index per output frame. */
 async function indices(clips: object[], output: object = {}, read = (f: any, i: number) => readIndex(f, i, 80, 70, 20)) {
   const out = join(dir, `v${n++}.mp4`)
-  const r = await renderer.render({ timeline: { background: '#000000', tracks: [{ clips }] }, output: { size: { width: 320, height: 180 }, fps: 25, ...output } } as Edit, { out })
+  const r = await renderer.render(
+    { timeline: { background: '#000000', tracks: [{ clips }] }, output: { size: { width: 320, height: 180 }, fps: 25, ...output } } as Edit,
+    { out },
+  )
   const frames = await decodeFrames(out, r.width, r.height)
   return { frames, at: (i: number) => read(frames, i) }
 }
@@ -83,14 +87,30 @@ lifecycle('the same source used twice, overlapping, decodes independently', asyn
 lifecycle('no drift over a 10-minute timeline', async () => {
   const long = await indexedVideo(join(dir, 'long.mp4'), { fps: 25, seconds: 601, bits: 15, barWidth: 4 })
   const out = join(dir, 'long-out.mp4')
-  const r = await renderer.render({ timeline: { tracks: [{ clips: [{ asset: { type: 'video', src: long }, start: 0, length: 600, fit: 'none', position: 'topLeft' }] }] }, output: { size: { width: 64, height: 16 }, fps: 25 } }, { out })
+  const r = await renderer.render(
+    {
+      timeline: { tracks: [{ clips: [{ asset: { type: 'video', src: long }, start: 0, length: 600, fit: 'none', position: 'topLeft' }] }] },
+      output: { size: { width: 64, height: 16 }, fps: 25 },
+    },
+    { out },
+  )
   assert.is(r.frames, 15000)
   const frames = await decodeFrames(out, 64, 16)
   for (const k of [0, 7499, 14990, 14999]) assert.is(readIndex(frames, k, 0, 4, 4, 15), k, `frame ${k}`)
 })
 const fails = async (src: string, pattern: RegExp) => {
   try {
-    await renderer.render({ timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] }, { clips: [{ asset: { type: 'video', src }, start: 0, length: 1 }] }] } }, { out: join(dir, 'bad.mp4') })
+    await renderer.render(
+      {
+        timeline: {
+          tracks: [
+            { clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] },
+            { clips: [{ asset: { type: 'video', src }, start: 0, length: 1 }] },
+          ],
+        },
+      },
+      { out: join(dir, 'bad.mp4') },
+    )
     assert.unreachable()
   } catch (e) {
     assert.is((e as RenderError).code, 'E_ASSET_UNREADABLE')
@@ -107,7 +127,7 @@ lifecycle('an unreadable or non-video src fails naming the clip path', async () 
 lifecycle.run()
 
 const threads = suite('decoder threads')
-threads('one thread for sources up to 1080p at up to ~1.5 source frames per output frame; ffmpeg\'s default otherwise', () => {
+threads("one thread for sources up to 1080p at up to ~1.5 source frames per output frame; ffmpeg's default otherwise", () => {
   const stream = (codec: string, width: number, height: number, fps: number): ProbedStream => ({ index: 0, type: 'video', codec, width, height, fps })
   assert.equal(decodeThreads(stream('h264', 1920, 1080, 30), 1, 30), ['-threads', '1'])
   assert.equal(decodeThreads(stream('h264', 1280, 720, 60), 1, 30), ['-threads', '1'], '720p60 into 30 fps: 2 source frames of a smaller picture')

@@ -32,14 +32,19 @@ function claimedPng(path: string, width: number, height: number): string {
   ihdr.writeUInt32BE(width, 0)
   ihdr.writeUInt32BE(height, 4)
   ihdr.set([8, 6, 0, 0, 0], 8)
-  writeFileSync(path, Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(0)), chunk('IEND', Buffer.alloc(0))]))
+  writeFileSync(
+    path,
+    Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(0)), chunk('IEND', Buffer.alloc(0))]),
+  )
   return path
 }
 
 async function fails(asset: object, code: string, pattern: RegExp, length = 1) {
   const started = Date.now()
   try {
-    await createRenderer({ cacheDir: join(dir, 'cache') }).render(edit([{ asset, start: 0, length }], { fps: 12 }), { out: join(dir, `out-${Math.random()}.mp4`) })
+    await createRenderer({ cacheDir: join(dir, 'cache') }).render(edit([{ asset, start: 0, length }], { fps: 12 }), {
+      out: join(dir, `out-${Math.random()}.mp4`),
+    })
     assert.unreachable('rendered')
   } catch (e) {
     if (!(e instanceof RenderError)) throw e
@@ -60,7 +65,7 @@ test('a .mp4 that is really a PNG is not a video: a clear error, not a one-frame
   copyFileSync(await solidPng(join(dir, 'p.png'), 64, 64, '#ff0000'), fake)
   await fails({ type: 'video', src: fake }, 'E_ASSET_UNREADABLE', /is not a video \(a png image\)/)
 })
-test('a truncated mp4 (its index cut off) is unreadable, with ffmpeg\'s reason', async () => {
+test("a truncated mp4 (its index cut off) is unreadable, with ffmpeg's reason", async () => {
   const whole = await lavfi('testsrc2=size=160x90:rate=12:duration=2', join(dir, 'whole.mp4'))
   const bytes = readFileSync(whole)
   const cut = join(dir, 'cut.mp4')

@@ -10,7 +10,8 @@ import { indexedVideo, readIndex, tempDir } from '../helpers/media.js'
 
 const dir = tempDir()
 let src = ''
-const W = 160, H = 40
+const W = 160,
+  H = 40
 
 /** Reads `count` frames (waiting `pauseMs` between them, so reading pauses at the read-ahead bound) and returns their indices. */
 async function indices(decoder: RawVideoDecoder, count: number, pauseMs = 0): Promise<(number | null)[]> {
@@ -35,10 +36,16 @@ decoder('every frame in order over the socket, also when reading pauses at the r
   const fresh = [...ours()].filter((n) => !before.has(n))
   assert.is(fresh.length, 1, 'one socket directory while it runs')
   const got = await indices(d, 40, 5)
-  assert.equal(got, Array.from({ length: 40 }, (_, k) => 25 + k))
+  assert.equal(
+    got,
+    Array.from({ length: 40 }, (_, k) => 25 + k),
+  )
   // The source has 100 frames; from 1 s on, 75 remain, then the end.
   const rest = await indices(d, 80)
-  assert.equal(rest.slice(40, 75), Array.from({ length: 35 }, (_, k) => 65 + k))
+  assert.equal(
+    rest.slice(40, 75),
+    Array.from({ length: 35 }, (_, k) => 65 + k),
+  )
   assert.is(rest[75], null, 'null after the last frame')
   assert.ok(d.buffersMade <= 4, `${d.buffersMade} frame buffers for 75 frames (read-ahead 2 + shown + filling)`)
   d.close()
@@ -64,7 +71,10 @@ decoder('stdout carries the frames where no socket path fits (a long TMPDIR)', a
   process.env.TMPDIR = long
   try {
     const d = new RawVideoDecoder({ path: src, trim: 0, speed: 2, fps: 25, width: W, height: H, label: 'clip' })
-    assert.equal(await indices(d, 20), Array.from({ length: 20 }, (_, k) => 2 * k))
+    assert.equal(
+      await indices(d, 20),
+      Array.from({ length: 20 }, (_, k) => 2 * k),
+    )
     d.close()
     assert.equal(readdirSync(long), [], 'no socket directory was made')
   } finally {
@@ -75,7 +85,15 @@ decoder('stdout carries the frames where no socket path fits (a long TMPDIR)', a
 
 decoder('an unreadable source fails with the clip label; closing early leaves nothing behind', async () => {
   const before = ours()
-  const bad = new RawVideoDecoder({ path: join(dir, 'missing.mp4'), trim: 0, speed: 1, fps: 25, width: W, height: H, label: 'timeline.tracks[0].clips[2].asset.src' })
+  const bad = new RawVideoDecoder({
+    path: join(dir, 'missing.mp4'),
+    trim: 0,
+    speed: 1,
+    fps: 25,
+    width: W,
+    height: H,
+    label: 'timeline.tracks[0].clips[2].asset.src',
+  })
   try {
     await bad.frame(0)
     assert.unreachable('should fail')
@@ -86,7 +104,10 @@ decoder('an unreadable source fails with the clip label; closing early leaves no
   const early = new RawVideoDecoder({ path: src, trim: 0, speed: 1, fps: 25, width: W, height: H, label: 'clip' })
   early.close()
   await new Promise((r) => setTimeout(r, 100))
-  assert.equal([...ours()].filter((n) => !before.has(n)), [])
+  assert.equal(
+    [...ours()].filter((n) => !before.has(n)),
+    [],
+  )
 })
 
 decoder.run()

@@ -13,7 +13,11 @@ test('without DISPLAY the library starts its own Xvfb, renders, and stops it on 
   const env = { ...process.env }
   delete env.DISPLAY
   const out = `/tmp/reelforge-display-${process.pid}.mp4`
-  const res = spawnSync('node_modules/.bin/tsx', ['--input-type=module', '-e', script, out], { cwd: new URL('../..', import.meta.url).pathname, env, encoding: 'utf8' })
+  const res = spawnSync('node_modules/.bin/tsx', ['--input-type=module', '-e', script, out], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env,
+    encoding: 'utf8',
+  })
   assert.is(res.status, 0, res.stderr)
   const { display, frames } = JSON.parse(res.stdout.trim().split('\n').at(-1)!)
   assert.match(display, /^:\d+$/)

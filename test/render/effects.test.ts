@@ -28,7 +28,16 @@ effects('all 18 effects keep a frame-filling clip covering the frame on every fr
   const { frames } = await renderAndDecode(edit(clips, { fps: 12 }))
   assert.is(frames.count, 18 * 12)
   for (let i = 0; i < frames.count; i++) {
-    for (const [x, y] of [[0, 0], [319, 0], [0, 179], [319, 179], [160, 0], [0, 90], [319, 90], [160, 179]] as const) {
+    for (const [x, y] of [
+      [0, 0],
+      [319, 0],
+      [0, 179],
+      [319, 179],
+      [160, 0],
+      [0, 90],
+      [319, 90],
+      [160, 179],
+    ] as const) {
       const [, , b] = pixel(frames, i, x, y)
       assert.ok(b < 60, `${SHOTSTACK_EFFECTS[Math.floor(i / 12)]} frame ${i % 12}: background shows at (${x}, ${y})`)
     }

@@ -57,9 +57,15 @@ filters('greyscale gives R = G = B on every pixel of a colourful picture; negati
       const [r, g, b] = pixel(frames, 6, x, y)
       assert.ok(Math.abs(r - g) <= 3 && Math.abs(g - b) <= 3, `greyscale (${x}, ${y}) = ${r},${g},${b}`)
     }
-  const inverted = [[0, 255, 255], [255, 0, 255], [255, 255, 0], [0, 51, 255]]
+  const inverted = [
+    [0, 255, 255],
+    [255, 0, 255],
+    [255, 255, 0],
+    [0, 51, 255],
+  ]
   inverted.forEach((want, k) => {
-    const x = (k % 2) * 160 + 80, y = Math.floor(k / 2) * 90 + 45
+    const x = (k % 2) * 160 + 80,
+      y = Math.floor(k / 2) * 90 + 45
     const got = mean(frames, 18, x - 10, y - 10, x + 10, y + 10)
     assert.ok(near(got, want, 8), `negative quadrant ${k}: ${got.map(Math.round)} vs ${want}`)
   })

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRenderer, RenderError } from '../../index.js'
+import { createRenderer, type RenderError } from '../../index.js'
 import { probe } from '../../kit.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 import { decodeFrames, near, pixel } from '../helpers/frames.js'
@@ -10,16 +10,22 @@ import type { Edit } from '../../index.js'
 
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
-let tone = '', red = ''
-const edit = (output: object, withSound = true): Edit => ({
-  timeline: {
-    background: '#000000',
-    soundtrack: withSound ? tone : undefined,
-    tracks: [{ clips: [{ asset: { type: 'image', src: red }, start: 1, length: 1, fit: 'cover' }] }, { clips: [{ asset: { type: 'title', text: 'fmt' }, start: 0, length: 2 }] }],
-  },
-  output: { size: { width: 320, height: 180 }, fps: 25, ...output },
-}) as Edit
-const render = (output: object, ext: string, withSound = true) => renderer.render(edit(output, withSound), { out: join(dir, `f-${Math.random().toString(36).slice(2)}.${ext}`) })
+let tone = '',
+  red = ''
+const edit = (output: object, withSound = true): Edit =>
+  ({
+    timeline: {
+      background: '#000000',
+      soundtrack: withSound ? tone : undefined,
+      tracks: [
+        { clips: [{ asset: { type: 'image', src: red }, start: 1, length: 1, fit: 'cover' }] },
+        { clips: [{ asset: { type: 'title', text: 'fmt' }, start: 0, length: 2 }] },
+      ],
+    },
+    output: { size: { width: 320, height: 180 }, fps: 25, ...output },
+  }) as Edit
+const render = (output: object, ext: string, withSound = true) =>
+  renderer.render(edit(output, withSound), { out: join(dir, `f-${Math.random().toString(36).slice(2)}.${ext}`) })
 
 const video = suite('video formats')
 video.before(async () => {
@@ -58,9 +64,15 @@ video('gif loops forever by default and plays once with repeat: false', async ()
 })
 video('output.mute and a silent timeline give no audio stream', async () => {
   const muted = await probe((await render({ format: 'mp4', mute: true }, 'mp4')).path)
-  assert.is(muted.streams.some((s) => s.type === 'audio'), false)
+  assert.is(
+    muted.streams.some((s) => s.type === 'audio'),
+    false,
+  )
   const silent = await probe((await render({ format: 'webm' }, 'webm', false)).path)
-  assert.is(silent.streams.some((s) => s.type === 'audio'), false)
+  assert.is(
+    silent.streams.some((s) => s.type === 'audio'),
+    false,
+  )
 })
 video.run()
 
@@ -93,7 +105,11 @@ extras('poster (frame-sized) and thumbnail (scaled) are written beside the video
 extras.run()
 
 const stills = suite('stills and audio-only')
-for (const [format, codec] of [['jpg', 'mjpeg'], ['png', 'png'], ['bmp', 'bmp']] as const) {
+for (const [format, codec] of [
+  ['jpg', 'mjpeg'],
+  ['png', 'png'],
+  ['bmp', 'bmp'],
+] as const) {
   stills(`${format}: one ${codec} frame at range.start`, async () => {
     const before = await render({ format }, format)
     const after = await render({ format, range: { start: 1.5 } }, format)
@@ -105,10 +121,13 @@ for (const [format, codec] of [['jpg', 'mjpeg'], ['png', 'png'], ['bmp', 'bmp']]
     assert.ok(near(pixel(await decodeFrames(after.path, 320, 180), 0, 160, 150), [255, 0, 0], 20), 'frame at 1.5 s: the image')
   })
 }
-stills('mp3: the sound only, for the timeline\'s length', async () => {
+stills("mp3: the sound only, for the timeline's length", async () => {
   const r = await render({ format: 'mp3' }, 'mp3')
   const p = await probe(r.path)
-  assert.equal(p.streams.map((s) => `${s.type}:${s.codec}`), ['audio:mp3'])
+  assert.equal(
+    p.streams.map((s) => `${s.type}:${s.codec}`),
+    ['audio:mp3'],
+  )
   assert.ok(Math.abs((p.duration ?? 0) - 2) < 0.1, `duration ${p.duration}`)
 })
 stills('mp3 of a silent timeline is a clear error', async () => {

@@ -31,7 +31,9 @@ let plan: RenderPlan
 reuse.before(async () => {
   const png = await solidPng(join(dir, 'still.png'), 32, 32, '#ff0000')
   const renderer = createRenderer({ plugins: [nudge], cacheDir: join(dir, 'cache') })
-  plan = await renderer.plan(edit([{ asset: { type: 'image', src: png }, start: 0, length: 0.5, effect: 'nudge' }], { size: { width: 64, height: 36 }, fps: 12 }))
+  plan = await renderer.plan(
+    edit([{ asset: { type: 'image', src: png }, start: 0, length: 0.5, effect: 'nudge' }], { size: { width: 64, height: 36 }, fps: 12 }),
+  )
 })
 reuse.after(() => plan?.dispose())
 

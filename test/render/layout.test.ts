@@ -5,7 +5,9 @@ import { near, pixel, type Frames } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
 
-const RED = [255, 0, 0], BLUE = [0, 0, 255], GREEN = [0, 255, 0]
+const RED = [255, 0, 0],
+  BLUE = [0, 0, 255],
+  GREEN = [0, 255, 0]
 const dir = tempDir()
 const img = { square: '', small: '', pale: '' }
 const expectColor = (f: Frames, i: number, x: number, y: number, want: number[], what: string) => {
@@ -46,9 +48,15 @@ fits.run()
 
 const positions = suite('position anchors (40x20 image, fit none, one frame each)')
 const ANCHORS: [string, number, number][] = [
-  ['topLeft', 0, 0], ['top', 140, 0], ['topRight', 280, 0],
-  ['left', 0, 80], ['center', 140, 80], ['right', 280, 80],
-  ['bottomLeft', 0, 160], ['bottom', 140, 160], ['bottomRight', 280, 160],
+  ['topLeft', 0, 0],
+  ['top', 140, 0],
+  ['topRight', 280, 0],
+  ['left', 0, 80],
+  ['center', 140, 80],
+  ['right', 280, 80],
+  ['bottomLeft', 0, 160],
+  ['bottom', 140, 160],
+  ['bottomRight', 280, 160],
 ]
 positions('each of the 9 positions puts the image flush against its edges', async () => {
   const clips = ANCHORS.map(([position], i) => ({ asset: { type: 'image', src: img.small }, start: i / 25, length: 0.04, fit: 'none', position }))
@@ -64,7 +72,10 @@ positions.run()
 const offsets = suite('offset (seed convention: +x right, +y down)')
 offsets('both signs on both axes move by fractions of the frame', async () => {
   const cases: [object, number, number][] = [
-    [{ x: 0.25 }, 220, 80], [{ x: -0.25 }, 60, 80], [{ y: 0.25 }, 140, 125], [{ y: -0.25 }, 140, 35],
+    [{ x: 0.25 }, 220, 80],
+    [{ x: -0.25 }, 60, 80],
+    [{ y: 0.25 }, 140, 125],
+    [{ y: -0.25 }, 140, 35],
   ]
   const clips = cases.map(([offset], i) => ({ asset: { type: 'image', src: img.small }, start: i / 25, length: 0.04, fit: 'none', offset }))
   const { frames } = await renderAndDecode(edit(clips))
@@ -102,7 +113,9 @@ looks('tracks[0] is drawn on top of tracks[1]', async () => {
   expectColor(frames, 0, 300, 160, RED, 'bottom track around it')
 })
 looks('the timeline background shows where nothing is drawn', async () => {
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: img.small }, start: 0, length: 0.04, fit: 'none' }], {}, { background: '#00ff00' }))
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'image', src: img.small }, start: 0, length: 0.04, fit: 'none' }], {}, { background: '#00ff00' }),
+  )
   expectColor(frames, 0, 10, 10, GREEN, 'background')
 })
 looks.run()

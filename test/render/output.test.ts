@@ -34,7 +34,14 @@ mp4('H.264 yuv420p at the asked size and fps, frame count = duration × fps, fas
   assert.ok(Math.abs((p.duration ?? 0) - 2) < 0.05, `duration ${p.duration}`)
 })
 
-const FPS: [number, string, number][] = [[12, '12/1', 6], [15, '15/1', 8], [23.976, '24000/1001', 12], [29.97, '30000/1001', 15], [50, '50/1', 25], [60, '60/1', 30]]
+const FPS: [number, string, number][] = [
+  [12, '12/1', 6],
+  [15, '15/1', 8],
+  [23.976, '24000/1001', 12],
+  [29.97, '30000/1001', 15],
+  [50, '50/1', 25],
+  [60, '60/1', 30],
+]
 mp4('every frame rate from 12 to 60 (NTSC rates exact)', async () => {
   for (const [fps, , frames] of FPS) {
     const r = await render({ ...title(0.5), output: { format: 'mp4', size: { width: 64, height: 64 }, fps } })
@@ -44,7 +51,12 @@ mp4('every frame rate from 12 to 60 (NTSC rates exact)', async () => {
   }
 })
 mp4('resolution × aspectRatio sizes, including 4k', async () => {
-  const cases: [string, string, number, number][] = [['preview', '9:16', 288, 512], ['mobile', '4:5', 288, 360], ['sd', '1:1', 576, 576], ['4k', '16:9', 3840, 2160]]
+  const cases: [string, string, number, number][] = [
+    ['preview', '9:16', 288, 512],
+    ['mobile', '4:5', 288, 360],
+    ['sd', '1:1', 576, 576],
+    ['4k', '16:9', 3840, 2160],
+  ]
   for (const [resolution, aspectRatio, w, h] of cases) {
     const r = await render({ ...title(1 / 12), output: { format: 'mp4', resolution, aspectRatio, fps: 12 } })
     const v = (await probe(r.path)).streams[0]!
@@ -52,7 +64,10 @@ mp4('resolution × aspectRatio sizes, including 4k', async () => {
   }
 })
 mp4('quality maps to the encoder: verylow files are smaller than veryhigh', async () => {
-  const edit = (quality: string) => ({ timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: png }, start: 0, length: 1, transition: { in: 'fade' } }] }] }, output: { size: { width: 320, height: 180 }, quality } })
+  const edit = (quality: string) => ({
+    timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: png }, start: 0, length: 1, transition: { in: 'fade' } }] }] },
+    output: { size: { width: 320, height: 180 }, quality },
+  })
   const low = await render(edit('verylow'))
   const high = await render(edit('veryhigh'))
   assert.ok(low.bytes < high.bytes, `${low.bytes} < ${high.bytes}`)
@@ -63,7 +78,17 @@ const failures = suite('failures')
 failures('a missing source names the clip path and the source', async () => {
   const out = join(dir, 'missing.mp4')
   try {
-    await render({ timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'a' }, start: 0, length: 1 }] }, { clips: [{ asset: { type: 'image', src: 'nope/none.png' }, start: 0, length: 1 }] }] } }, out)
+    await render(
+      {
+        timeline: {
+          tracks: [
+            { clips: [{ asset: { type: 'title', text: 'a' }, start: 0, length: 1 }] },
+            { clips: [{ asset: { type: 'image', src: 'nope/none.png' }, start: 0, length: 1 }] },
+          ],
+        },
+      },
+      out,
+    )
     assert.unreachable()
   } catch (e) {
     assert.instance(e, RenderError)
@@ -85,11 +110,14 @@ failures('an AbortSignal cancels a render and removes the partial file', async (
   const controller = new AbortController()
   const out = join(dir, 'cancelled.mp4')
   const renderer2 = createRenderer()
-  const started = renderer2.render({ ...title(30), output: { size: { width: 320, height: 180 }, fps: 25 } }, {
-    out,
-    signal: controller.signal,
-    onProgress: (p) => p.stage === 'rendering' && p.frame > 10 && controller.abort(),
-  })
+  const started = renderer2.render(
+    { ...title(30), output: { size: { width: 320, height: 180 }, fps: 25 } },
+    {
+      out,
+      signal: controller.signal,
+      onProgress: (p) => p.stage === 'rendering' && p.frame > 10 && controller.abort(),
+    },
+  )
   try {
     await started
     assert.unreachable()
@@ -101,7 +129,11 @@ failures('an AbortSignal cancels a render and removes the partial file', async (
 })
 failures('an asset type with no registered plugin fails at plan time, listing the registered ones', async () => {
   // A compositor without the luma plugin: the edit is valid Shotstack, but nothing can draw it.
-  const bare = createCompositor({ fallbackFont: DEFAULT_FONT, fonts: builtinFonts, plugins: builtinPlugins().filter((p) => !(p.kind === 'asset' && p.name === 'luma')) })
+  const bare = createCompositor({
+    fallbackFont: DEFAULT_FONT,
+    fonts: builtinFonts,
+    plugins: builtinPlugins().filter((p) => !(p.kind === 'asset' && p.name === 'luma')),
+  })
   try {
     await bare.render({ timeline: { tracks: [{ clips: [{ asset: { type: 'luma', src: png }, start: 0, length: 1 }] }] } }, { out: join(dir, 'bare.mp4') })
     assert.unreachable()

@@ -7,7 +7,8 @@ import { createGLContext, destroyGLContext } from '../../core/render/gl-context.
 import { createGpu, type Gpu } from '../../core/render/gpu.js'
 import { createPainter, texelExact, type DrawCall } from '../../core/render/painter.js'
 
-const W = 64, H = 32
+const W = 64,
+  H = 32
 let gpu: Gpu
 
 /** Premultiplied RGBA noise (rgb ≤ a), reproducible. */
@@ -31,7 +32,15 @@ function strip(seed: number) {
   return { src, tex, p, out: new Uint8Array(W * H * 4), dispose: () => (p.dispose(), gpu.release(tex)) }
 }
 
-const call = (texture: DrawCall['texture'], matrix: Affine, opacity = 1): DrawCall => ({ texture, matrix, opacity, quad: [0, 0, 1, 1], uv: [0, 0, 1, 1], filter: -1, wipe: [0, 0, 0, 0] })
+const call = (texture: DrawCall['texture'], matrix: Affine, opacity = 1): DrawCall => ({
+  texture,
+  matrix,
+  opacity,
+  quad: [0, 0, 1, 1],
+  uv: [0, 0, 1, 1],
+  filter: -1,
+  wipe: [0, 0, 0, 0],
+})
 const maxDiff = (a: Uint8Array, b: Uint8Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0)
 
 const painter = suite('painter fast paths (real GL)')
@@ -43,7 +52,12 @@ painter.after(() => destroyGLContext(gpu.gl))
 painter('the first layer, blended onto the clear colour in its shader, matches GL blending within 1/255', () => {
   const layer = gpu.texture(noise(W, H, 7), W, H)
   const clearOnly = gpu.texture(new Uint8Array(4), 1, 1) // fully transparent: leaves the frame as cleared
-  for (const background of [[0, 0, 0, 1], [0.2, 0.4, 0.6, 1], [0.1, 0.2, 0.05, 0.5], [0, 0, 0, 0]] as [number, number, number, number][]) {
+  for (const background of [
+    [0, 0, 0, 1],
+    [0.2, 0.4, 0.6, 1],
+    [0.1, 0.2, 0.05, 0.5],
+    [0, 0, 0, 0],
+  ] as [number, number, number, number][]) {
     const p = createPainter(gpu, background)
     const fast = new Uint8Array(W * H * 4)
     const general = new Uint8Array(W * H * 4)
@@ -91,7 +105,8 @@ painter('a half-pixel offset is still filtered (each pixel the mean of two texel
   p.read(out)
   for (let x = 1; x < 15; x++) {
     const o = ((4 + 3) * W + x + 5) * 4 // texture row 4 lands on frame row 7
-    const left = src[(4 * 16 + x - 1) * 4]!, right = src[(4 * 16 + x) * 4]!
+    const left = src[(4 * 16 + x - 1) * 4]!,
+      right = src[(4 * 16 + x) * 4]!
     assert.ok(Math.abs(out[o]! - (left + right) / 2) <= 1, `pixel ${x + 5}: ${out[o]} vs the mean of ${left} and ${right}`)
   }
   dispose()

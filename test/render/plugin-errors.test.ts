@@ -4,7 +4,15 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as v from 'valibot'
-import { defineAssetPlugin, defineEffectPlugin, defineLoaderPlugin, defineOutputPlugin, defineProviderPlugin, defineTransitionPlugin, RenderError } from '../../index.js'
+import {
+  defineAssetPlugin,
+  defineEffectPlugin,
+  defineLoaderPlugin,
+  defineOutputPlugin,
+  defineProviderPlugin,
+  defineTransitionPlugin,
+  RenderError,
+} from '../../index.js'
 import type { FilterPlugin, FitPlugin } from '../../index.js'
 import { builtinPlugins, createCompositor } from '../../kit.js'
 import { solidPng, tempDir } from '../helpers/media.js'
@@ -47,13 +55,28 @@ const faulty = defineAssetPlugin({
 const motion = (kind: string) => ({ apply: () => fail(`${kind}.apply`), blend: failIn === `${kind}.blend` ? () => fail(`${kind}.blend`) : undefined })
 const plugins = [
   faulty,
-  defineTransitionPlugin({ kind: 'transition', name: 'faultyIn', durations: { '': 1 }, compile: () => unless('transition.compile', () => motion('transition')) }),
+  defineTransitionPlugin({
+    kind: 'transition',
+    name: 'faultyIn',
+    durations: { '': 1 },
+    compile: () => unless('transition.compile', () => motion('transition')),
+  }),
   defineEffectPlugin({ kind: 'effect', name: 'faultyFx', compile: () => unless('effect.compile', () => motion('effect')) }),
   { kind: 'fit', name: 'contain', fit: (_src, box) => unless('fit', () => box) } satisfies FitPlugin,
   { kind: 'filter', name: 'faultyLook', glsl: 'return c +;' } satisfies FilterPlugin,
-  defineLoaderPlugin({ kind: 'loader', name: 'faulty', priority: 100, test: (src) => src.startsWith('faulty:') && unless('loader.test', () => true), load: async () => unless('loader.load', () => '') }),
+  defineLoaderPlugin({
+    kind: 'loader',
+    name: 'faulty',
+    priority: 100,
+    test: (src) => src.startsWith('faulty:') && unless('loader.test', () => true),
+    load: async () => unless('loader.load', () => ''),
+  }),
   defineOutputPlugin({
-    kind: 'output', name: 'mp4', mime: 'video/mp4', extension: 'mp4', takes: 'video',
+    kind: 'output',
+    name: 'mp4',
+    mime: 'video/mp4',
+    extension: 'mp4',
+    takes: 'video',
     async open(spec) {
       fail('output.open')
       const write = () => unless('output.write', () => (failIn === 'output.write-async' ? Promise.reject(thrown()) : undefined))
@@ -63,8 +86,15 @@ const plugins = [
 ]
 const dir = tempDir()
 // The built-in plugins with faulty ones in place of the mp4 output, the contain fit and the flux provider.
-const faultyProvider = defineProviderPlugin({ kind: 'provider', name: 'faulty', models: ['flux'], generate: async () => unless('provider.generate', () => ({ data: new Uint8Array(), mime: 'image/png', provider: 'faulty', upstreamModel: 'none' })) })
-const builtins = builtinPlugins({ providers: [faultyProvider] }).filter((p) => !((p.kind === 'output' && p.name === 'mp4') || (p.kind === 'fit' && p.name === 'contain')))
+const faultyProvider = defineProviderPlugin({
+  kind: 'provider',
+  name: 'faulty',
+  models: ['flux'],
+  generate: async () => unless('provider.generate', () => ({ data: new Uint8Array(), mime: 'image/png', provider: 'faulty', upstreamModel: 'none' })),
+})
+const builtins = builtinPlugins({ providers: [faultyProvider] }).filter(
+  (p) => !((p.kind === 'output' && p.name === 'mp4') || (p.kind === 'fit' && p.name === 'contain')),
+)
 const compositor = createCompositor({ plugins: [...builtins, ...plugins], cacheDir: join(dir, 'cache') })
 let png = ''
 
@@ -72,7 +102,10 @@ let png = ''
 async function failure(hook: string, clip: object, signal?: AbortSignal): Promise<unknown> {
   failIn = hook
   try {
-    const clips = [{ asset: { type: 'image', src: png }, start: 0, length: 0.25 }, { start: 0.25, length: 0.5, ...clip }]
+    const clips = [
+      { asset: { type: 'image', src: png }, start: 0, length: 0.25 },
+      { start: 0.25, length: 0.5, ...clip },
+    ]
     await compositor.render(edit(clips, { size: { width: 64, height: 36 }, fps: 12 }), { out: join(dir, 'out.mp4'), signal })
     return undefined
   } catch (e) {
@@ -100,7 +133,9 @@ for (const hook of ['prepare', 'open', 'frame', 'frame-async']) {
   errors(`asset ${hook}`, () => wrapped(hook, faultyClip, 'asset:faulty', hook.replace('-async', ''), 'asset'))
 }
 for (const hook of ['compile', 'apply', 'blend']) {
-  errors(`transition ${hook}`, () => wrapped(`transition.${hook}`, { ...faultyClip, transition: { in: 'faultyIn' } }, 'transition:faultyIn', hook, 'transition.in'))
+  errors(`transition ${hook}`, () =>
+    wrapped(`transition.${hook}`, { ...faultyClip, transition: { in: 'faultyIn' } }, 'transition:faultyIn', hook, 'transition.in'),
+  )
 }
 for (const hook of ['compile', 'apply']) {
   errors(`effect ${hook}`, () => wrapped(`effect.${hook}`, { ...faultyClip, effect: 'faultyFx' }, 'effect:faultyFx', hook, 'effect'))
@@ -110,7 +145,9 @@ errors('a filter whose GLSL does not compile', () => wrapped('', { ...faultyClip
 errors('provider generate', () => wrapped('provider.generate', { asset: { type: 'text-to-image', prompt: 'x' } }, 'provider:faulty', 'generate', 'asset'))
 for (const hook of ['test', 'load']) {
   // A loader's source may serve several clips: its failure is the asset's E_ASSET_UNREADABLE, naming src and loader.
-  errors(`loader ${hook}`, () => wrapped(`loader.${hook}`, { asset: { type: 'image', src: 'faulty:x.png' } }, 'loader:faulty', hook, 'asset.src', 'E_ASSET_UNREADABLE'))
+  errors(`loader ${hook}`, () =>
+    wrapped(`loader.${hook}`, { asset: { type: 'image', src: 'faulty:x.png' } }, 'loader:faulty', hook, 'asset.src', 'E_ASSET_UNREADABLE'),
+  )
 }
 for (const hook of ['open', 'write', 'write-async', 'close']) {
   errors(`output ${hook}`, async () => {
@@ -122,7 +159,9 @@ for (const hook of ['open', 'write', 'write-async', 'close']) {
 }
 
 errors('a RenderError a plugin throws on purpose passes through unchanged', async () => {
-  const own = new RenderError('E_ASSET_UNREADABLE', 'timeline.tracks[0].clips[1].asset.src: unreadable on purpose', { path: 'timeline.tracks[0].clips[1].asset.src' })
+  const own = new RenderError('E_ASSET_UNREADABLE', 'timeline.tracks[0].clips[1].asset.src: unreadable on purpose', {
+    path: 'timeline.tracks[0].clips[1].asset.src',
+  })
   thrown = () => own
   try {
     for (const hook of ['prepare', 'open', 'frame', 'effect.apply']) assert.is(await failure(hook, { ...faultyClip, effect: 'faultyFx' }), own, hook)

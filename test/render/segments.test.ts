@@ -12,19 +12,31 @@ const test = suite('segment-parallel rendering')
 
 /** Mean absolute difference between frame i of two decodes (0–255). */
 function diff(a: Frames, b: Frames, i: number): number {
-  const x = a.frame(i), y = b.frame(i)
+  const x = a.frame(i),
+    y = b.frame(i)
   let s = 0
   for (let k = 0; k < x.length; k += 4) s += Math.abs(x[k]! - y[k]!) + Math.abs(x[k + 1]! - y[k + 1]!) + Math.abs(x[k + 2]! - y[k + 2]!)
   return s / (x.length / 4) / 3
 }
 
 test('2 and 3 segments in parallel processes give the same frames, duration and sound as one render', async () => {
-  const video = await lavfi('testsrc2=size=320x180:rate=25:duration=6', join(dir, 'v.mp4'), ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=6', '-shortest', '-c:a', 'aac'])
+  const video = await lavfi('testsrc2=size=320x180:rate=25:duration=6', join(dir, 'v.mp4'), [
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=6',
+    '-shortest',
+    '-c:a',
+    'aac',
+  ])
   // Motion everywhere (a moving source, a zoom, a crossfade across the 2-segment boundary), and sound.
-  const e = edit([
-    { asset: { type: 'video', src: video, trim: 0.5 }, start: 0, length: 2.5, transition: { out: 'fade' } },
-    { asset: { type: 'title', text: 'Two', style: 'minimal' }, start: 1.5, length: 2.7, effect: 'zoomIn', transition: { in: 'fade' } },
-  ], { fps: 25 })
+  const e = edit(
+    [
+      { asset: { type: 'video', src: video, trim: 0.5 }, start: 0, length: 2.5, transition: { out: 'fade' } },
+      { asset: { type: 'title', text: 'Two', style: 'minimal' }, start: 1.5, length: 2.7, effect: 'zoomIn', transition: { in: 'fade' } },
+    ],
+    { fps: 25 },
+  )
   const cacheDir = join(dir, 'cache')
   const renderer = createRenderer({ cacheDir })
   const single = await renderer.render(e, { out: join(dir, 'single.mp4') })
@@ -36,7 +48,10 @@ test('2 and 3 segments in parallel processes give the same frames, duration and 
     assert.is(v.frames, single.frames, `${r.path}: same frame count`)
     assert.is(r.frames, single.frames)
     assert.ok(Math.abs(v.frames! / v.fps! - single.duration) < 1e-6, 'same duration')
-    assert.ok(p.streams.some((s) => s.type === 'audio'), 'sound muxed in')
+    assert.ok(
+      p.streams.some((s) => s.type === 'audio'),
+      'sound muxed in',
+    )
   }
   const a = await decodeFrames(single.path, 320, 180)
   const b = await decodeFrames(two.path, 320, 180)
@@ -54,9 +69,15 @@ test('2 and 3 segments in parallel processes give the same frames, duration and 
 })
 test('other formats and short edits render in one piece', async () => {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
-  const short = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 0.8 }]), { out: join(dir, 'short.mp4'), segments: 4 })
+  const short = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 0.8 }]), {
+    out: join(dir, 'short.mp4'),
+    segments: 4,
+  })
   assert.is(short.frames, 20)
-  const webm = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 2 }], { format: 'webm' }), { out: join(dir, 'x.webm'), segments: 2 })
+  const webm = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 2 }], { format: 'webm' }), {
+    out: join(dir, 'x.webm'),
+    segments: 2,
+  })
   assert.is(webm.frames, 50)
 })
 test('a piece that fails stops the others and fails the render (pieces from any PieceRenderer)', async () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
-import { type FrameSink } from '../../kit.js'
+import type { FrameSink } from '../../kit.js'
 import { renderFrames } from '../../core/render/frame-loop.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
@@ -17,7 +17,9 @@ streaming.before(async () => {
 streaming('a slow encoder holds the compositor back: at most 3 frames in flight, 3 buffers reused', async () => {
   const renderer = createRenderer()
   const plan = await renderer.plan(edit([{ asset: { type: 'image', src: png }, start: 0, length: 4, transition: { in: 'fade', out: 'fade' } }]))
-  let inflight = 0, peak = 0, written = 0
+  let inflight = 0,
+    peak = 0,
+    written = 0
   const buffers = new Set<Uint8Array>()
   const sink: FrameSink = {
     async write(rgba) {

@@ -21,8 +21,12 @@ function litRows(f: Frames, i: number): number[] {
 
 const black = { background: '#000000' }
 
-test('a title paints inside its position\'s band of the frame, and nowhere else', async () => {
-  const clips = ['top', 'center', 'bottom'].map((position, i) => ({ asset: { type: 'title', text: 'Hello', size: 'large', position }, start: i * 0.04, length: 0.04 }))
+test("a title paints inside its position's band of the frame, and nowhere else", async () => {
+  const clips = ['top', 'center', 'bottom'].map((position, i) => ({
+    asset: { type: 'title', text: 'Hello', size: 'large', position },
+    start: i * 0.04,
+    length: 0.04,
+  }))
   const { frames } = await renderAndDecode(edit(clips, {}, black))
   const [top, center, bottom] = [litRows(frames, 0), litRows(frames, 1), litRows(frames, 2)]
   assert.ok(top.length > 5 && Math.max(...top) < 60, `top rows ${top[0]}..${top.at(-1)}`)
@@ -44,7 +48,9 @@ test('size presets scale the text; color and alpha-first #AARRGGBB apply', async
 })
 
 test('a background box is drawn behind the text', async () => {
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'title', text: 'Boxed', size: 'large', background: '#00ff00' }, start: 0, length: 0.04 }], {}, black))
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'title', text: 'Boxed', size: 'large', background: '#00ff00' }, start: 0, length: 0.04 }], {}, black),
+  )
   let green = 0
   for (let x = 0; x < 320; x++) if (pixel(frames, 0, x, 90)[1] > 200 && pixel(frames, 0, x, 90)[0] < 80) green++
   assert.ok(green > 20, `green box pixels on the middle row: ${green}`)
@@ -55,11 +61,15 @@ test('all 10 styles render with their own font (different widths for the same te
   const clips = styles.map((style, i) => ({ asset: { type: 'title', text: 'Wave', style, size: 'large' }, start: i * 0.04, length: 0.04 }))
   const { frames } = await renderAndDecode(edit(clips, {}, black))
   const widths = styles.map((_, i) => {
-    let min = 999, max = -1
+    let min = 999,
+      max = -1
     for (let y = 60; y < 120; y++) for (let x = 0; x < 320; x++) if (pixel(frames, i, x, y)[0] > 140) (min = Math.min(min, x)), (max = Math.max(max, x))
     return max - min
   })
-  assert.ok(widths.every((w) => w > 10), `every style drew: ${widths}`)
+  assert.ok(
+    widths.every((w) => w > 10),
+    `every style drew: ${widths}`,
+  )
   assert.ok(new Set(widths).size >= 6, `styles differ: ${widths}`)
 })
 

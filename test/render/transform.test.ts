@@ -23,7 +23,7 @@ transform('the marker starts top-left; rotate 90 (clockwise) moves it top-right,
   assert.ok(Math.abs(at(18).x - 200) < 2 && Math.abs(at(18).y - 50) < 2, `rotate 90: ${at(18).x}, ${at(18).y}`)
   assert.ok(Math.abs(at(30).x - 120) < 2 && Math.abs(at(30).y - 130) < 2, `rotate -90: ${at(30).x}, ${at(30).y}`)
 })
-transform('rotation turns about the position\'s anchor: topLeft rotates about the clip\'s top-left corner', async () => {
+transform("rotation turns about the position's anchor: topLeft rotates about the clip's top-left corner", async () => {
   // Anchor at (96, 36): the clip's top-left corner. Rotated 90° clockwise, the square hangs to the anchor's left.
   const { frames } = await renderAndDecode(edit([clip({ position: 'topLeft', offset: { x: 0.3, y: 0.2 }, transform: { rotate: { angle: 90 } } })], { fps: 12 }))
   const red = locate(frames, 6, isRed)
@@ -33,7 +33,8 @@ transform('rotation turns about the position\'s anchor: topLeft rotates about th
 transform('flip horizontal mirrors the marker to the top-right, vertical to the bottom-left', async () => {
   const clips = [clip({ transform: { flip: { horizontal: true } } }, 0), clip({ transform: { flip: { vertical: true } } }, 1)]
   const { frames } = await renderAndDecode(edit(clips, { fps: 12 }))
-  const h = locate(frames, 6, isGreen), v = locate(frames, 18, isGreen)
+  const h = locate(frames, 6, isGreen),
+    v = locate(frames, 18, isGreen)
   assert.ok(Math.abs(h.x - 200) < 2 && Math.abs(h.y - 50) < 2, `flip h: ${h.x}, ${h.y}`)
   assert.ok(Math.abs(v.x - 120) < 2 && Math.abs(v.y - 130) < 2, `flip v: ${v.x}, ${v.y}`)
 })
@@ -64,7 +65,16 @@ tweens.before(async () => {
 tweens('offset.x with bezier easeInOutCubic, opacity with constant, scale and skew.y linear', async () => {
   const clips = [
     clip({ length: 2, offset: { x: [{ from: -0.25, to: 0.25, start: 0, length: 2, interpolation: 'bezier', easing: 'easeInOutCubic' }] } }, 0),
-    clip({ length: 2, opacity: [{ from: 0.2, to: 1, start: 0, length: 1, interpolation: 'constant' }, { from: 1, to: 0.6, start: 1, length: 1, interpolation: 'linear' }] }, 2),
+    clip(
+      {
+        length: 2,
+        opacity: [
+          { from: 0.2, to: 1, start: 0, length: 1, interpolation: 'constant' },
+          { from: 1, to: 0.6, start: 1, length: 1, interpolation: 'linear' },
+        ],
+      },
+      2,
+    ),
     clip({ length: 2, scale: [{ from: 0.5, to: 1, start: 0, length: 2 }] }, 4),
     clip({ length: 2, transform: { skew: { y: [{ from: 0, to: 0.4, start: 0, length: 2 }] } } }, 6),
   ]

@@ -10,7 +10,8 @@ import { edit, renderAndDecode } from '../helpers/render.js'
 const dir = tempDir()
 let block = ''
 let full = ''
-const BLUE = [0, 0, 255], RED = [255, 0, 0]
+const BLUE = [0, 0, 255],
+  RED = [255, 0, 0]
 
 /** Seconds per name, as SHOTSTACK.md §4.4 gives them (not read from the plugins). */
 function duration(name: string): number {
@@ -47,7 +48,10 @@ all('all 61 names run in and out: mid-way differs from the settled clip, which t
   const reference = Math.round((t + 0.2) * fps)
   const { frames } = await renderAndDecode({ ...edit(clips, { fps, size: { width: 160, height: 90 } }) })
   for (const c of checks) {
-    assert.ok(frameDiff(frames, c.settled, reference) < 2, `${c.name}: settled frame matches the untransitioned clip (${frameDiff(frames, c.settled, reference).toFixed(1)})`)
+    assert.ok(
+      frameDiff(frames, c.settled, reference) < 2,
+      `${c.name}: settled frame matches the untransitioned clip (${frameDiff(frames, c.settled, reference).toFixed(1)})`,
+    )
     assert.ok(frameDiff(frames, c.midIn, reference) > 3, `${c.name} in: mid-way frame differs (${frameDiff(frames, c.midIn, reference).toFixed(1)})`)
     assert.ok(frameDiff(frames, c.midOut, reference) > 3, `${c.name} out: mid-way frame differs (${frameDiff(frames, c.midOut, reference).toFixed(1)})`)
   }
@@ -58,9 +62,7 @@ const defs = suite('transition midpoints against their definitions')
 const ease = easing('ease')
 defs('carouselLeft in moves a full frame width linearly; carouselUp out rises 1.1 heights on "ease"', async () => {
   // 48 fps so frame k is t = k/48. Block 60×30 centred in 320×180 (centre 160, 90).
-  const clips = [
-    { asset: { type: 'image', src: block }, start: 0, length: 1, fit: 'none', transition: { in: 'carouselLeft', out: 'carouselUp' } },
-  ]
+  const clips = [{ asset: { type: 'image', src: block }, start: 0, length: 1, fit: 'none', transition: { in: 'carouselLeft', out: 'carouselUp' } }]
   const { frames } = await renderAndDecode(edit(clips, { fps: 48 }))
   const inAt = locate(frames, 18, isRed) // t = 0.375, p = 0.75: offset +(1 − p) frame widths
   assert.ok(Math.abs(inAt.x - (160 + 0.25 * 320)) < 2, `carousel in centre x ${inAt.x}`)
@@ -99,7 +101,9 @@ defs('wipeLeft in uncovers from the right with a soft edge; wipeRight from the l
 })
 defs('zoom in: 10× shrinking to 1× on easeIn while fading up', async () => {
   const small = await solidPng(join(dir, 'small.png'), 20, 10, '#ff0000')
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: small }, start: 0, length: 1, fit: 'none', transition: { in: 'zoom' } }], { fps: 25 }))
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'image', src: small }, start: 0, length: 1, fit: 'none', transition: { in: 'zoom' } }], { fps: 25 }),
+  )
   const e = 1 - easing('easeIn')(0.5) // frame 5: t = 0.2 of 0.4 s
   const seen = locate(frames, 5, ([r, , b]) => r > 40 && r > b - 200)
   assert.ok(Math.abs(seen.maxX - seen.minX + 1 - 20 * (1 + 9 * e)) < 4, `width ${seen.maxX - seen.minX + 1}, expected ${20 * (1 + 9 * e)}`)
@@ -107,7 +111,9 @@ defs('zoom in: 10× shrinking to 1× on easeIn while fading up', async () => {
   assert.ok(near(c, [255 * (1 - e), 0, 255 * e], 14), `opacity ${1 - e}: ${c}`)
 })
 defs('shuffleTopRight in: arrives from above-right, turning, opaque once a third of the way', async () => {
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: block }, start: 0, length: 2, fit: 'none', transition: { in: 'shuffleTopRight' } }], { fps: 25 }))
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'image', src: block }, start: 0, length: 2, fit: 'none', transition: { in: 'shuffleTopRight' } }], { fps: 25 }),
+  )
   const away = 1 - easing('easeOutCubic')(0.32) // frame 8: t = 0.32 of 1 s
   const at = locate(frames, 8, isRed)
   assert.ok(Math.abs(at.x - (160 + 0.4 * away * 320)) < 2, `x ${at.x}`)
@@ -129,7 +135,9 @@ gl('a user GLSL transition in a few lines: gl-transitions coordinates (origin bo
   const riseUp = defineGlslTransition({ name: 'gl:riseUp', glsl: 'vec4 transition(vec2 uv) { return uv.y < progress ? getToColor(uv) : getFromColor(uv); }' })
   const renderer = createRenderer({ plugins: [riseUp], cacheDir: join(dir, 'cache') })
   const out = join(dir, 'rise.mp4')
-  await renderer.render(edit([{ asset: { type: 'image', src: full }, start: 0, length: 3, transition: { in: 'gl:riseUp', out: 'gl:riseUp' } }], { fps: 24 }), { out })
+  await renderer.render(edit([{ asset: { type: 'image', src: full }, start: 0, length: 3, transition: { in: 'gl:riseUp', out: 'gl:riseUp' } }], { fps: 24 }), {
+    out,
+  })
   const { decodeFrames } = await import('../helpers/frames.js')
   const frames = await decodeFrames(out, 320, 180)
   // Half way in: the bottom half already shows the clip, the top half still the background.

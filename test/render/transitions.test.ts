@@ -13,7 +13,8 @@ let block = ''
 
 /** x of the centre of "redness" along row y: finds where a red block sits. */
 function redCentroid(f: Frames, i: number, y: number): number {
-  let sum = 0, weight = 0
+  let sum = 0,
+    weight = 0
   for (let x = 0; x < f.width; x++) {
     const [r, , b] = pixel(f, i, x, y)
     const w = Math.max(0, r - b)
@@ -52,7 +53,9 @@ const slide = suite('slide transitions')
 slide('slideLeft in: the image arrives from the right while fading up (mid-transition frame)', async () => {
   // 1280x720 so the 2.5 % travel is 32 px. At 25 fps, frame 5 is t = 0.2 s of the 0.5 s slide (p = 0.4).
   const out = { size: { width: 1280, height: 720 } }
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: block }, start: 0, length: 1, fit: 'none', transition: { in: 'slideLeft' } }], out))
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'image', src: block }, start: 0, length: 1, fit: 'none', transition: { in: 'slideLeft' } }], out),
+  )
   const settled = redCentroid(frames, 20, 360)
   const moving = redCentroid(frames, 5, 360)
   assert.ok(Math.abs(settled - 640) < 2, `settled centre ${settled}`)
@@ -91,7 +94,10 @@ custom('a user transition registered as a plugin runs in and out', async () => {
       },
     }),
   })
-  const { frames } = await renderAndDecode(edit([{ asset: { type: 'image', src: red }, start: 0, length: 2, fit: 'cover', transition: { in: 'wipeDown' } }], { fps: 24 }), { plugins: [wipeDown] })
+  const { frames } = await renderAndDecode(
+    edit([{ asset: { type: 'image', src: red }, start: 0, length: 2, fit: 'cover', transition: { in: 'wipeDown' } }], { fps: 24 }),
+    { plugins: [wipeDown] },
+  )
   assert.ok(near(pixel(frames, 12, 160, 40), [255, 0, 0]), 'top half uncovered at p = 0.5')
   assert.ok(near(pixel(frames, 12, 160, 140), [0, 0, 255]), 'bottom half still hidden')
 })

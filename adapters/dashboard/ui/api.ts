@@ -31,6 +31,7 @@ export async function api<T>(method: string, path: string, body?: unknown, key =
   if (body !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
   const text = await res.text()
+  // biome-ignore lint/suspicious/noExplicitAny: the server's JSON, typed by each caller's generic
   let parsed: any
   try {
     parsed = text ? JSON.parse(text) : undefined

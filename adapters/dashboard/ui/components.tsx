@@ -39,8 +39,17 @@ export function usePoll<T>(load: () => Promise<T>, everyMs: (last: T | undefined
 
 /** A live region: screen readers announce what it says when it changes. */
 export function Notice({ error, children }: { error?: Error | string | null; children?: ComponentChildren }) {
-  if (error) return <p class="notice error" role="alert">{typeof error === 'string' ? error : error.message}</p>
-  return children ? <p class="notice" role="status">{children}</p> : null
+  if (error)
+    return (
+      <p class="notice error" role="alert">
+        {typeof error === 'string' ? error : error.message}
+      </p>
+    )
+  return children ? (
+    <p class="notice" role="status">
+      {children}
+    </p>
+  ) : null
 }
 
 /** Issues (from an ApiError) that have no field of their own on the form. */
@@ -80,9 +89,12 @@ export const seconds = (s: number | null) => (s === null ? '—' : `${s.toFixed(
 export const credits = (n: number) => (Math.round(n * 100) / 100).toString()
 
 export const Json = ({ value, label }: { value: unknown; label: string }) => (
-  <pre class="json" tabIndex={0} aria-label={label}>
-    {JSON.stringify(value, null, 2)}
-  </pre>
+  <section class="json-box" aria-label={label}>
+    {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus to be scrolled (WCAG 2.1.1) */}
+    <pre class="json" tabIndex={0}>
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  </section>
 )
 
 /** The finished file in the page: video, image or sound by its extension. */
@@ -90,14 +102,30 @@ export function Media({ render }: { render: Render }) {
   if (!render.url) return null
   const ext = /\.(\w+)(?:\?|$)/.exec(render.url)?.[1]?.toLowerCase() ?? ''
   if (['jpg', 'jpeg', 'png', 'bmp', 'gif'].includes(ext)) return <img class="media" src={render.url} alt={`output of render ${render.id}`} />
+  // biome-ignore lint/a11y/useMediaCaption: a render's own output; it has captions only if the edit burned them in
   if (ext === 'mp3') return <audio class="media" controls src={render.url} aria-label={`output of render ${render.id}`} />
-  return <video class="media" controls playsInline preload="metadata" src={render.url} poster={render.poster ?? undefined} aria-label={`output of render ${render.id}`} />
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: a render's own output; it has captions only if the edit burned them in
+    <video
+      class="media"
+      controls
+      playsInline
+      preload="metadata"
+      src={render.url}
+      poster={render.poster ?? undefined}
+      aria-label={`output of render ${render.id}`}
+    />
+  )
 }
 
 /** The message an ApiError carries for one field, shown beside that field (and linked to it by `aria-describedby`). */
 export function FieldError({ error, path, id }: { error?: Error; path: string; id: string }) {
   const issue = error instanceof ApiError ? error.issues.find((i) => i.path === path) : undefined
-  return issue ? <span class="field-error" id={id}>{issue.message}</span> : null
+  return issue ? (
+    <span class="field-error" id={id}>
+      {issue.message}
+    </span>
+  ) : null
 }
 export const fieldInvalid = (error: Error | undefined, path: string) => error instanceof ApiError && error.issues.some((i) => i.path === path)
 
@@ -107,7 +135,9 @@ export const FilterSelect = ({ label, value, options, onChange }: { label: strin
     {label}{' '}
     <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
       <option value="">all</option>
-      {options.map((o) => <option value={o}>{o}</option>)}
+      {options.map((o) => (
+        <option value={o}>{o}</option>
+      ))}
     </select>
   </label>
 )

@@ -58,9 +58,22 @@ function SignIn({ onSignedIn, reason }: { onSignedIn: (me: Me) => void; reason?:
       <h1>reelforge</h1>
       <form class="stack card" onSubmit={submit}>
         <label for="api-key">API key</label>
-        <input id="api-key" type="password" autoComplete="off" required placeholder="rf_live_…" value={key} onInput={(e) => setKey(e.currentTarget.value)} aria-describedby="signin-help" />
-        <p id="signin-help" class="muted">Kept in this browser tab's session only; closing the tab signs you out.</p>
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        <input
+          id="api-key"
+          type="password"
+          autoComplete="off"
+          required
+          placeholder="rf_live_…"
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          aria-describedby="signin-help"
+        />
+        <p id="signin-help" class="muted">
+          Kept in this browser tab's session only; closing the tab signs you out.
+        </p>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
         <Notice error={error ?? reason} />
       </form>
     </main>
@@ -87,18 +100,28 @@ function App() {
   const signOut = () => (session.clear(), setMe(null))
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="top">
         <span class="brand">reelforge</span>
         <nav aria-label="Dashboard">
           <ul>
             {PAGES.map(([p, label]) => (
-              <li><a href={`#/${p}`} aria-current={p === page ? 'page' : undefined}>{label}</a></li>
+              <li>
+                <a href={`#/${p}`} aria-current={p === page ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
             ))}
           </ul>
         </nav>
         <span class="who">
-          {me.sandbox ? 'sandbox' : 'live'}{me.admin ? ' · admin' : ''} <button type="button" class="link" onClick={signOut}>Sign out</button>
+          {me.sandbox ? 'sandbox' : 'live'}
+          {me.admin ? ' · admin' : ''}{' '}
+          <button type="button" class="link" onClick={signOut}>
+            Sign out
+          </button>
         </span>
       </header>
       <main id="main" tabIndex={-1}>

@@ -8,11 +8,22 @@ import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const ImageSchema = v.object({
-  id: v.string(), status: v.picklist(['queued', 'running', 'complete', 'failed']), url: v.nullable(v.string()), model: v.string(),
-  provider: v.nullable(v.string()), width: v.number(), height: v.number(), credits_used: v.number(), error: v.nullable(v.string()), created_at: v.string(),
+  id: v.string(),
+  status: v.picklist(['queued', 'running', 'complete', 'failed']),
+  url: v.nullable(v.string()),
+  model: v.string(),
+  provider: v.nullable(v.string()),
+  width: v.number(),
+  height: v.number(),
+  credits_used: v.number(),
+  error: v.nullable(v.string()),
+  created_at: v.string(),
 })
 const BatchSchema = v.object({
-  id: v.string(), status: v.picklist(['running', 'complete']), created_at: v.string(), credits_used: v.number(),
+  id: v.string(),
+  status: v.picklist(['running', 'complete']),
+  created_at: v.string(),
+  credits_used: v.number(),
   items: v.array(v.object({ index: v.number(), status: v.string(), image: v.nullable(ImageSchema), error: v.nullable(v.string()) })),
 })
 const err = { description: 'error', schema: ErrorBodySchema }
@@ -25,9 +36,18 @@ export function aiRoutes(d: { images: ImageService; bodyLimit: number }) {
       path: '/v1/ai/image',
       auth: 'key',
       summary: 'Generate one image',
-      description: 'Models and their rules: dall-e-3 (styles natural|vivid), flux (natural; negative_prompt), stable-diffusion (natural|artistic; negative_prompt; steps 20–50). Sizes from the seed\'s table. `provider` says who made it (`sandbox` for sandbox keys and unconfigured models).',
+      description:
+        "Models and their rules: dall-e-3 (styles natural|vivid), flux (natural; negative_prompt), stable-diffusion (natural|artistic; negative_prompt; steps 20–50). Sizes from the seed's table. `provider` says who made it (`sandbox` for sandbox keys and unconfigured models).",
       body: ImageRequestSchema,
-      responses: { 200: { description: 'the image', schema: ImageSchema }, 400: err, 402: err, 422: { description: 'refused by the provider\'s content moderation', schema: ErrorBodySchema }, 429: err, 502: err, 504: err },
+      responses: {
+        200: { description: 'the image', schema: ImageSchema },
+        400: err,
+        402: err,
+        422: { description: "refused by the provider's content moderation", schema: ErrorBodySchema },
+        429: err,
+        502: err,
+        504: err,
+      },
       handler: async (event, p) => d.images.generate(p, d.images.parse(await readJson(event, d.bodyLimit))),
     },
     {
@@ -35,7 +55,8 @@ export function aiRoutes(d: { images: ImageService; bodyLimit: number }) {
       path: '/v1/ai/image/batch',
       auth: 'key',
       summary: 'Generate up to 20 images in the background',
-      description: 'Body `{ requests: [image request, …] }`. Every item is validated (paths `requests[i].field`) and its credits held up front; items run concurrently within the model rate limits; each ends with an `ai.complete` or `ai.failed` webhook.',
+      description:
+        'Body `{ requests: [image request, …] }`. Every item is validated (paths `requests[i].field`) and its credits held up front; items run concurrently within the model rate limits; each ends with an `ai.complete` or `ai.failed` webhook.',
       body: BatchRequestSchema,
       responses: { 202: { description: 'accepted', schema: v.object({ batchId: v.string() }) }, 400: err, 402: err },
       handler: async (event, p) => {
@@ -48,7 +69,7 @@ export function aiRoutes(d: { images: ImageService; bodyLimit: number }) {
       method: 'get',
       path: '/v1/ai/image/batch/:id',
       auth: 'key',
-      summary: 'A batch: each item\'s image or error',
+      summary: "A batch: each item's image or error",
       responses: { 200: { description: 'the batch', schema: BatchSchema }, 404: err },
       handler: async (event, p) => {
         const batch = await d.images.batch(p.accountId, event.context.params?.id ?? '', p.sandbox)
@@ -60,7 +81,7 @@ export function aiRoutes(d: { images: ImageService; bodyLimit: number }) {
       method: 'get',
       path: '/v1/ai/image',
       auth: 'key',
-      summary: 'This account\'s images, newest first (sandbox keys: sandbox images only)',
+      summary: "This account's images, newest first (sandbox keys: sandbox images only)",
       query: { limit: '1–200 (default 50)' },
       responses: { 200: { description: 'images', schema: v.object({ images: v.array(ImageSchema) }) }, 400: err },
       handler: async (event, p) => ({ images: await d.images.list(p.accountId, queryParams(event).limit(50, 200), p.sandbox) }),

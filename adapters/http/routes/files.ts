@@ -15,7 +15,13 @@ export function fileRoutes(storage: Storage) {
     const file = await storage.open(`${job}/${name}`)
     if (!file) throw new ServiceError('E_NOT_FOUND', `no file ${job}/${name}`)
     const type = contentType(name)
-    const headers: Record<string, string> = { 'content-type': type, 'accept-ranges': 'bytes', 'cache-control': 'public, max-age=86400', 'last-modified': file.mtime.toUTCString(), etag: `"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"` }
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'accept-ranges': 'bytes',
+      'cache-control': 'public, max-age=86400',
+      'last-modified': file.mtime.toUTCString(),
+      etag: `"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"`,
+    }
     const range = parseRange(event.req.headers.get('range'), file.size)
     if (range === 'invalid') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } })
     const [start, end] = range ?? [0, file.size - 1]
@@ -24,9 +30,21 @@ export function fileRoutes(storage: Storage) {
     const body = head || file.size === 0 ? null : (Readable.toWeb(file.read({ start, end })) as ReadableStream)
     return new Response(body, { status: range ? 206 : 200, headers })
   }
-  const responses = { 200: { description: 'the file', content: 'application/octet-stream' }, 206: { description: 'a byte range of the file', content: 'application/octet-stream' }, 404: { description: 'no such file', schema: ErrorBodySchema }, 416: { description: 'range not satisfiable' } }
+  const responses = {
+    200: { description: 'the file', content: 'application/octet-stream' },
+    206: { description: 'a byte range of the file', content: 'application/octet-stream' },
+    404: { description: 'no such file', schema: ErrorBodySchema },
+    416: { description: 'range not satisfiable' },
+  }
   return defineRoutes([
-    { method: 'get', path: '/v1/files/:job/:name', auth: 'none', summary: 'Download a finished file (byte ranges supported)', responses, handler: (e) => serve(e, false) },
+    {
+      method: 'get',
+      path: '/v1/files/:job/:name',
+      auth: 'none',
+      summary: 'Download a finished file (byte ranges supported)',
+      responses,
+      handler: (e) => serve(e, false),
+    },
     { method: 'head', path: '/v1/files/:job/:name', auth: 'none', summary: 'File size and type', responses, handler: (e) => serve(e, true) },
   ])
 }

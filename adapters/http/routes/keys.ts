@@ -5,14 +5,30 @@ import { parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
-const KeySchema = v.object({ id: v.string(), account_id: v.string(), prefix: v.string(), sandbox: v.boolean(), admin: v.boolean(), created_at: v.string(), revoked_at: v.nullable(v.string()) })
+const KeySchema = v.object({
+  id: v.string(),
+  account_id: v.string(),
+  prefix: v.string(),
+  sandbox: v.boolean(),
+  admin: v.boolean(),
+  created_at: v.string(),
+  revoked_at: v.nullable(v.string()),
+})
 const CreateKeySchema = v.strictObject({
   sandbox: v.optional(v.boolean()),
   admin: v.optional(v.boolean()),
   account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
 })
 const err = { description: 'error', schema: ErrorBodySchema }
-const toKey = (k: KeyRecord) => ({ id: k.keyId, account_id: k.accountId, prefix: k.prefix, sandbox: k.sandbox, admin: k.admin, created_at: k.createdAt, revoked_at: k.revokedAt })
+const toKey = (k: KeyRecord) => ({
+  id: k.keyId,
+  account_id: k.accountId,
+  prefix: k.prefix,
+  sandbox: k.sandbox,
+  admin: k.admin,
+  created_at: k.createdAt,
+  revoked_at: k.revokedAt,
+})
 
 /** Who the caller is, and key management for admin keys (the same operations as `reelforge keys`). */
 export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
@@ -22,7 +38,9 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       path: '/v1/me',
       auth: 'key',
       summary: 'The calling key: its account, sandbox and admin flags',
-      responses: { 200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) } },
+      responses: {
+        200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) },
+      },
       handler: (_event, p) => ({ account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin }),
     },
     {
@@ -41,9 +59,14 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
       auth: 'admin',
       live: 'create keys',
       summary: 'Create a key (admin keys only); the clear key is in this answer only',
-      description: 'Body `{ sandbox?, admin?, account_id? }`: without `account_id` a new account is made, and its callback signing secret is returned once too.',
+      description:
+        'Body `{ sandbox?, admin?, account_id? }`: without `account_id` a new account is made, and its callback signing secret is returned once too.',
       body: CreateKeySchema,
-      responses: { 201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) }, 400: err, 404: err },
+      responses: {
+        201: { description: 'the new key', schema: v.object({ ...KeySchema.entries, key: v.string(), signing_secret: v.optional(v.string()) }) },
+        400: err,
+        404: err,
+      },
       handler: async (event) => {
         const body = parseBody(CreateKeySchema, await readJson(event, d.bodyLimit))
         const { key, record, signingSecret } = await createKey(d.keys, { sandbox: body.sandbox, admin: body.admin, accountId: body.account_id })

@@ -41,20 +41,29 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () 
       handler: async (event) => {
         event.res.headers.set('content-type', 'text/plain; version=0.0.4; charset=utf-8')
         const byStatus = await d.db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status')
-        const deliveries = await d.db.all<{ status: string; n: number }>(`SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed') GROUP BY status`)
+        const deliveries = await d.db.all<{ status: string; n: number }>(
+          `SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed') GROUP BY status`,
+        )
         const jobs = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0
         const outbox = (s: string) => deliveries.find((r) => r.status === s)?.n ?? 0
         const stats = d.worker.stats
-        return [
+        return `${[
           metric('reelforge_queue_depth', 'gauge', 'Render jobs waiting for a worker.', [['', jobs('QUEUED')]]),
           metric('reelforge_renders_in_progress', 'gauge', 'Render jobs being rendered, by any process.', [['', jobs('PROCESSING')]]),
-          metric('reelforge_jobs', 'gauge', 'Render jobs by status.', byStatus.map((r) => [`{status="${r.status}"}`, r.n])),
+          metric(
+            'reelforge_jobs',
+            'gauge',
+            'Render jobs by status.',
+            byStatus.map((r) => [`{status="${r.status}"}`, r.n]),
+          ),
           metric('reelforge_webhook_backlog', 'gauge', 'Webhook deliveries waiting to be (re)tried.', [['', outbox('pending')]]),
           metric('reelforge_webhook_failed', 'gauge', 'Webhook deliveries that exhausted their retries.', [['', outbox('failed')]]),
           metric('reelforge_rendered_frames_total', 'counter', 'Frames rendered by this process.', [['', stats.frames]]),
-          metric('reelforge_render_seconds_total', 'counter', 'Seconds this process spent rendering (frames_total / this = fps).', [['', Math.round(stats.seconds * 1000) / 1000]]),
+          metric('reelforge_render_seconds_total', 'counter', 'Seconds this process spent rendering (frames_total / this = fps).', [
+            ['', Math.round(stats.seconds * 1000) / 1000],
+          ]),
           metric('reelforge_render_fps', 'gauge', 'Frames per second of the last render this process finished.', [['', Math.round(stats.lastFps * 100) / 100]]),
-        ].join('\n') + '\n'
+        ].join('\n')}\n`
       },
     },
   ]

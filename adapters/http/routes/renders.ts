@@ -1,35 +1,26 @@
 import type { H3Event } from 'h3'
 import * as v from 'valibot'
-import { EditSchema, type Compositor } from '../../../core/index.js'
+import { EditSchema } from '../../../core/index.js'
+import type { Application } from '../../../service/compose.js'
 import type { Principal } from '../../../service/accounts/keys.js'
-import type { Billing } from '../../../service/billing/billing.js'
-import type { ServiceConfig } from '../../../service/config.js'
-import type { JobEvents } from '../../../service/events.js'
 import { JOB_STATUSES } from '../../../service/api-types.js'
 import { cancelRender, findRender } from '../../../service/jobs/manage.js'
-import { toStatus, type JobKind, type JobStore } from '../../../service/jobs/store.js'
-import type { JobQueue } from '../../../service/queue/queue.js'
+import { toStatus, type JobKind } from '../../../service/jobs/store.js'
 import { StitchSchema } from '../../../service/jobs/stitch.js'
 import { dryRun, submitJob } from '../../../service/jobs/submit.js'
-import type { RenderWorker } from '../../../service/jobs/worker.js'
 import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema, IssueSchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
 
-export interface RenderRouteDeps {
-  config: ServiceConfig
-  jobs: JobStore
-  queue: JobQueue
-  worker: RenderWorker
-  renderer: Compositor
-  billing: Billing
-  events: JobEvents
-}
+export type RenderRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events'>
 
-/** Shotstack's own paths, accepted as aliases so migrating clients only change the host and the auth header. */
+/**
+ * Shotstack's own paths, served with /v1's shapes and Bearer auth so a client only changes the host and the
+ * auth header. With `--shotstack` they speak Shotstack's real protocol instead (adapters/http/shotstack/).
+ */
 export const LEGACY_PREFIXES = ['/edit/v1', '/edit/stage', '/stage']
-const aliases = (path: string) => LEGACY_PREFIXES.map((p) => path.replace(/^\/v1/, p))
+const legacyAliases = (path: string) => LEGACY_PREFIXES.map((p) => path.replace(/^\/v1/, p))
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
 
 /**
@@ -44,6 +35,7 @@ export function renderRoutes(d: RenderRouteDeps) {
     return { jobId: job.id, status: job.status, warnings }
   }
   const id = (event: H3Event) => event.context.params?.id ?? ''
+  const aliases = (path: string) => (d.config.shotstack ? [] : legacyAliases(path))
 
   return defineRoutes([
     {
@@ -61,13 +53,18 @@ export function renderRoutes(d: RenderRouteDeps) {
       method: 'get',
       path: '/v1/render',
       auth: 'key',
-      summary: 'This account\'s renders, newest first (sandbox keys: sandbox renders only); page with `before` (a `created_at`)',
+      summary: "This account's renders, newest first (sandbox keys: sandbox renders only); page with `before` (a `created_at`)",
       query: { status: 'QUEUED | PROCESSING | COMPLETE | FAILED', limit: '1–200 (default 50)', before: 'renders created before this time' },
       responses: { 200: { description: 'renders', schema: v.object({ renders: v.array(RenderStatusSchema), next: v.nullable(v.string()) }) }, ...errors(400) },
       handler: async (event, principal) => {
         const q = queryParams(event)
         const limit = q.limit(50, 200)
-        const jobs = await d.jobs.list(principal.accountId, { limit, status: q.oneOf('status', JOB_STATUSES), before: q.time('before'), sandboxOnly: principal.sandbox })
+        const jobs = await d.jobs.list(principal.accountId, {
+          limit,
+          status: q.oneOf('status', JOB_STATUSES),
+          before: q.time('before'),
+          sandboxOnly: principal.sandbox,
+        })
         return { renders: jobs.map(toStatus), next: jobs.length >= limit ? jobs.at(-1)!.createdAt : null }
       },
     },
@@ -91,7 +88,10 @@ export function renderRoutes(d: RenderRouteDeps) {
       summary: 'Check an edit without rendering it (nothing stored, nothing charged)',
       description: 'The same validation and limits as `POST /v1/render`: `{ valid, issues, warnings }`, each issue with its path.',
       body: EditSchema,
-      responses: { 200: { description: 'the verdict', schema: v.object({ valid: v.boolean(), issues: v.array(IssueSchema), warnings: v.array(IssueSchema) }) }, ...errors(413, 415) },
+      responses: {
+        200: { description: 'the verdict', schema: v.object({ valid: v.boolean(), issues: v.array(IssueSchema), warnings: v.array(IssueSchema) }) },
+        ...errors(413, 415),
+      },
       handler: async (event, principal) => dryRun(d, principal, await readJson(event, d.config.limits.bodyBytes)),
     },
     {
@@ -109,7 +109,8 @@ export function renderRoutes(d: RenderRouteDeps) {
       path: '/v1/stitch',
       auth: 'key',
       summary: 'Queue videos to be joined end to end',
-      description: 'Body `{ clips: [{ src, trim?, length? }], output, callback? }`: the clips play in order (each starts when the previous ends; `length` defaults to the rest of the source after `trim`). Same job shape and status endpoint as renders.',
+      description:
+        'Body `{ clips: [{ src, trim?, length? }], output, callback? }`: the clips play in order (each starts when the previous ends; `length` defaults to the rest of the source after `trim`). Same job shape and status endpoint as renders.',
       body: StitchSchema,
       responses: { 201: { description: 'queued', schema: QueuedSchema }, ...errors(400, 402, 413, 415, 422) },
       handler: submit('stitch'),

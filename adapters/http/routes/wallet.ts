@@ -10,13 +10,36 @@ import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const WalletSchema = v.object({ balance: v.number(), held: v.number(), available: v.number(), low_balance_threshold: v.number() })
-const EntrySchema = v.object({ id: v.number(), kind: v.picklist(['deposit', 'hold', 'charge', 'release', 'refund']), amount: v.number(), job_id: v.nullable(v.string()), note: v.nullable(v.string()), balance_after: v.number(), held_after: v.number(), created_at: v.string() })
-export const DepositSchema = v.strictObject({
-  amount: v.pipe(num(), v.check((n: number) => n > 0 && n <= 1e9, 'must be greater than 0 and at most 1,000,000,000')),
-  account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
-  note: v.optional(v.pipe(v.string(), v.maxLength(500), v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters'))),
+const EntrySchema = v.object({
+  id: v.number(),
+  kind: v.picklist(['deposit', 'hold', 'charge', 'release', 'refund']),
+  amount: v.number(),
+  job_id: v.nullable(v.string()),
+  note: v.nullable(v.string()),
+  balance_after: v.number(),
+  held_after: v.number(),
+  created_at: v.string(),
 })
-const ThresholdSchema = v.strictObject({ low_balance_threshold: v.pipe(num(), v.check((n: number) => n >= 0, 'must be 0 or more')) })
+export const DepositSchema = v.strictObject({
+  amount: v.pipe(
+    num(),
+    v.check((n: number) => n > 0 && n <= 1e9, 'must be greater than 0 and at most 1,000,000,000'),
+  ),
+  account_id: v.optional(v.pipe(v.string(), v.uuid('must be an account id'))),
+  note: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(500),
+      v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+    ),
+  ),
+})
+const ThresholdSchema = v.strictObject({
+  low_balance_threshold: v.pipe(
+    num(),
+    v.check((n: number) => n >= 0, 'must be 0 or more'),
+  ),
+})
 const err = { description: 'error', schema: ErrorBodySchema }
 
 /** The prepaid credit wallet: balance, ledger, deposits (admin keys only), the low-balance threshold. */
@@ -44,7 +67,10 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
         const limit = q.limit(50, 500)
         const before = q.string('before')
         // Past the largest id is no id either: PostgreSQL's bigint would overflow (a 500).
-        if (before !== undefined && !(/^\d+$/.test(before) && Number(before) <= Number.MAX_SAFE_INTEGER)) throw new ServiceError('E_VALIDATION', 'before must be a ledger entry id', { issues: [{ path: 'before', message: 'must be a ledger entry id (a positive integer)' }] })
+        if (before !== undefined && !(/^\d+$/.test(before) && Number(before) <= Number.MAX_SAFE_INTEGER))
+          throw new ServiceError('E_VALIDATION', 'before must be a ledger entry id', {
+            issues: [{ path: 'before', message: 'must be a ledger entry id (a positive integer)' }],
+          })
         const entries = await d.wallet.ledger(p.accountId, { limit, before: before ? Number(before) : undefined })
         return { entries, next: entries.length === limit ? entries.at(-1)!.id : null }
       },
@@ -55,7 +81,7 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
       auth: 'admin',
       live: 'deposit credits',
       summary: 'Add credits (admin keys only); emits wallet.deposit',
-      description: 'Body `{ amount, account_id?, note? }`; without `account_id` the admin key\'s own account.',
+      description: "Body `{ amount, account_id?, note? }`; without `account_id` the admin key's own account.",
       body: DepositSchema,
       responses: { 201: { description: 'the wallet after the deposit', schema: WalletSchema }, 400: err },
       handler: async (event, p) => {

@@ -10,10 +10,23 @@ import { ErrorBodySchema } from '../schemas.js'
 
 const ShownSchema = v.object({ url: v.string(), events: v.array(v.string()), secret: v.string() })
 const DeliverySchema = v.object({
-  id: v.string(), event: v.string(), target: v.picklist(['callback', 'global']), url: v.string(), status: v.picklist(DELIVERY_STATUSES),
-  attempts: v.number(), retry: v.number(), next_attempt_at: v.nullable(v.string()), last_status: v.nullable(v.number()), last_error: v.nullable(v.string()),
-  created_at: v.string(), updated_at: v.string(), delivered_at: v.nullable(v.string()), payload: v.unknown(),
-  attempt_log: v.array(v.object({ attempt: v.number(), at: v.string(), status: v.nullable(v.number()), error: v.nullable(v.string()), duration_ms: v.number() })),
+  id: v.string(),
+  event: v.string(),
+  target: v.picklist(['callback', 'global']),
+  url: v.string(),
+  status: v.picklist(DELIVERY_STATUSES),
+  attempts: v.number(),
+  retry: v.number(),
+  next_attempt_at: v.nullable(v.string()),
+  last_status: v.nullable(v.number()),
+  last_error: v.nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+  delivered_at: v.nullable(v.string()),
+  payload: v.unknown(),
+  attempt_log: v.array(
+    v.object({ attempt: v.number(), at: v.string(), status: v.nullable(v.number()), error: v.nullable(v.string()), duration_ms: v.number() }),
+  ),
 })
 const err = { description: 'error', schema: ErrorBodySchema }
 
@@ -24,9 +37,10 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
       method: 'put',
       path: '/v1/webhooks',
       auth: 'key',
-      live: 'set the account\'s global webhook',
+      live: "set the account's global webhook",
       summary: 'Set the global webhook',
-      description: 'Body `{ url, events, secret }`. Deliveries are POSTs of `{ event, timestamp, data }` signed with `x-reelforge-signature: sha256=<hex HMAC-SHA256 of the body>`.',
+      description:
+        'Body `{ url, events, secret }`. Deliveries are POSTs of `{ event, timestamp, data }` signed with `x-reelforge-signature: sha256=<hex HMAC-SHA256 of the body>`.',
       body: WebhookConfigSchema,
       responses: { 200: { description: 'the webhook, secret masked', schema: ShownSchema }, 400: err },
       handler: async (event, p) => {
@@ -51,11 +65,11 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
       method: 'delete',
       path: '/v1/webhooks',
       auth: 'key',
-      live: 'remove the account\'s global webhook',
+      live: "remove the account's global webhook",
       summary: 'Remove the global webhook',
       responses: { 200: { description: 'removed' }, 404: err },
       handler: async (_event, p) => {
-        if (!await d.webhooks.remove(p.accountId)) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
+        if (!(await d.webhooks.remove(p.accountId))) throw new ServiceError('E_NOT_FOUND', 'no global webhook is set')
         return { removed: true }
       },
     },
@@ -63,7 +77,7 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
       method: 'post',
       path: '/v1/webhooks/secret',
       auth: 'key',
-      live: 'rotate the account\'s signing secret',
+      live: "rotate the account's signing secret",
       summary: 'Rotate the signing secret of per-job callbacks; the new secret is shown this once',
       responses: { 200: { description: 'the new secret', schema: v.object({ secret: v.string() }) } },
       handler: async (_event, p) => ({ secret: await d.webhooks.rotateSigningSecret(p.accountId) }),
@@ -77,7 +91,14 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
       responses: { 200: { description: 'deliveries', schema: v.object({ deliveries: v.array(DeliverySchema) }) }, 400: err },
       handler: async (event, p) => {
         const q = queryParams(event)
-        return { deliveries: await d.outbox.list(p.accountId, { status: q.oneOf('status', DELIVERY_STATUSES), event: q.string('event'), limit: q.limit(50, 200), sandboxOnly: p.sandbox }) }
+        return {
+          deliveries: await d.outbox.list(p.accountId, {
+            status: q.oneOf('status', DELIVERY_STATUSES),
+            event: q.string('event'),
+            limit: q.limit(50, 200),
+            sandboxOnly: p.sandbox,
+          }),
+        }
       },
     },
     {

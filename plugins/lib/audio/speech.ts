@@ -8,11 +8,26 @@ import { probe, RenderError } from '../../../core/index.js'
 
 /** Amazon Polly's voice names, which Shotstack uses, by gender and accent. */
 const VOICES: Record<string, { gender: 'f' | 'm'; lang: string }> = {
-  Joanna: { gender: 'f', lang: 'en-us' }, Salli: { gender: 'f', lang: 'en-us' }, Kimberly: { gender: 'f', lang: 'en-us' }, Kendra: { gender: 'f', lang: 'en-us' },
-  Ivy: { gender: 'f', lang: 'en-us' }, Ruth: { gender: 'f', lang: 'en-us' }, Danielle: { gender: 'f', lang: 'en-us' }, Matthew: { gender: 'm', lang: 'en-us' },
-  Joey: { gender: 'm', lang: 'en-us' }, Justin: { gender: 'm', lang: 'en-us' }, Kevin: { gender: 'm', lang: 'en-us' }, Stephen: { gender: 'm', lang: 'en-us' },
-  Gregory: { gender: 'm', lang: 'en-us' }, Amy: { gender: 'f', lang: 'en-gb' }, Emma: { gender: 'f', lang: 'en-gb' }, Brian: { gender: 'm', lang: 'en-gb' },
-  Arthur: { gender: 'm', lang: 'en-gb' }, Olivia: { gender: 'f', lang: 'en-gb' }, Aria: { gender: 'f', lang: 'en-gb' }, Ayanda: { gender: 'f', lang: 'en-gb' },
+  Joanna: { gender: 'f', lang: 'en-us' },
+  Salli: { gender: 'f', lang: 'en-us' },
+  Kimberly: { gender: 'f', lang: 'en-us' },
+  Kendra: { gender: 'f', lang: 'en-us' },
+  Ivy: { gender: 'f', lang: 'en-us' },
+  Ruth: { gender: 'f', lang: 'en-us' },
+  Danielle: { gender: 'f', lang: 'en-us' },
+  Matthew: { gender: 'm', lang: 'en-us' },
+  Joey: { gender: 'm', lang: 'en-us' },
+  Justin: { gender: 'm', lang: 'en-us' },
+  Kevin: { gender: 'm', lang: 'en-us' },
+  Stephen: { gender: 'm', lang: 'en-us' },
+  Gregory: { gender: 'm', lang: 'en-us' },
+  Amy: { gender: 'f', lang: 'en-gb' },
+  Emma: { gender: 'f', lang: 'en-gb' },
+  Brian: { gender: 'm', lang: 'en-gb' },
+  Arthur: { gender: 'm', lang: 'en-gb' },
+  Olivia: { gender: 'f', lang: 'en-gb' },
+  Aria: { gender: 'f', lang: 'en-gb' },
+  Ayanda: { gender: 'f', lang: 'en-gb' },
 }
 
 export interface Speech {
@@ -29,10 +44,17 @@ const cache = new Map<string, Promise<Speech>>()
  */
 export function speak(text: string, opts: { voice?: string; language?: string; newscaster?: boolean } = {}): Promise<Speech> {
   const known = opts.voice ? VOICES[opts.voice] : undefined
-  const lang = opts.language ? opts.language.toLowerCase().replace('_', '-').replace(/^(en-(us|gb|au|in|nz|za)|[a-z]{2,3}).*$/, '$1') : (known?.lang ?? 'en-us')
+  const lang = opts.language
+    ? opts.language
+        .toLowerCase()
+        .replace('_', '-')
+        .replace(/^(en-(us|gb|au|in|nz|za)|[a-z]{2,3}).*$/, '$1')
+    : (known?.lang ?? 'en-us')
   const voice = `${lang}+${known?.gender === 'm' ? 'm3' : 'f3'}`
   const rate = opts.newscaster ? 185 : 165
-  const key = createHash('sha256').update(JSON.stringify([text, voice, rate])).digest('hex')
+  const key = createHash('sha256')
+    .update(JSON.stringify([text, voice, rate]))
+    .digest('hex')
   let pending = cache.get(key)
   if (!pending) {
     pending = synthesize(text, voice, rate, key)
@@ -52,7 +74,9 @@ async function synthesize(text: string, voice: string, rate: number, key: string
       const child = spawn('espeak-ng', ['-v', voice, '-s', String(rate), '-w', part, '--stdin'], { stdio: ['pipe', 'ignore', 'pipe'] })
       let err = ''
       child.stderr.on('data', (d) => (err += d))
-      child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new RenderError('E_PLUGIN_NOT_FOUND', 'text-to-speech needs espeak-ng (apt-get install espeak-ng)') : e))
+      child.on('error', (e: NodeJS.ErrnoException) =>
+        reject(e.code === 'ENOENT' ? new RenderError('E_PLUGIN_NOT_FOUND', 'text-to-speech needs espeak-ng (apt-get install espeak-ng)') : e),
+      )
       child.on('close', (code) => (code === 0 ? resolve() : reject(new RenderError('E_PLUGIN_FAILED', `espeak-ng failed (exit ${code}): ${err.trim()}`))))
       child.stdin.end(text)
     })

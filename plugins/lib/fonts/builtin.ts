@@ -5,13 +5,25 @@ const require = createRequire(import.meta.url)
 
 /** Weights the @expo-google-fonts packages name their TTF files by. */
 const WEIGHTS: Record<number, string> = {
-  100: '100Thin', 200: '200ExtraLight', 300: '300Light', 400: '400Regular', 500: '500Medium',
-  600: '600SemiBold', 700: '700Bold', 800: '800ExtraBold', 900: '900Black',
+  100: '100Thin',
+  200: '200ExtraLight',
+  300: '300Light',
+  400: '400Regular',
+  500: '500Medium',
+  600: '600SemiBold',
+  700: '700Bold',
+  800: '800ExtraBold',
+  900: '900Black',
 }
 
 /** A family shipped through an npm font package (no download at run time). */
 function expo(pkg: string, family: string, file: string, weights: number[]): FontFace[] {
-  return weights.map((w) => ({ family, weight: w, style: 'normal' as const, path: require.resolve(`@expo-google-fonts/${pkg}/${WEIGHTS[w]}/${file}_${WEIGHTS[w]}.ttf`) }))
+  return weights.map((w) => ({
+    family,
+    weight: w,
+    style: 'normal' as const,
+    path: require.resolve(`@expo-google-fonts/${pkg}/${WEIGHTS[w]}/${file}_${WEIGHTS[w]}.ttf`),
+  }))
 }
 
 /** A family from a @fontsource package (WOFF; the canvas and satori both read it). */

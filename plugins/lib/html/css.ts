@@ -13,7 +13,9 @@ export function alphaFirstHex(css: string): string {
 export function parseStyle(style: string | undefined): Record<string, string> {
   const out: Record<string, string> = {}
   if (!style) return out
-  let depth = 0, quote = '', start = 0
+  let depth = 0,
+    quote = '',
+    start = 0
   const decls: string[] = []
   for (let i = 0; i <= style.length; i++) {
     const ch = style[i]
@@ -31,7 +33,10 @@ export function parseStyle(style: string | undefined): Record<string, string> {
     const colon = decl.indexOf(':')
     if (colon < 0) continue
     const prop = decl.slice(0, colon).trim().toLowerCase()
-    const value = decl.slice(colon + 1).replace(/!important/i, '').trim()
+    const value = decl
+      .slice(colon + 1)
+      .replace(/!important/i, '')
+      .trim()
     if (!prop || !value || prop.startsWith('--')) continue
     out[prop.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = value
   }
@@ -52,5 +57,13 @@ export function weightOf(value: string | undefined, inherited = 400): number {
 
 /** The family names of a `font-family` list, unquoted, in order. */
 export function familiesOf(value: string): string[] {
-  return value.split(',').map((f) => f.trim().replace(/^["']|["']$/g, '').trim()).filter(Boolean)
+  return value
+    .split(',')
+    .map((f) =>
+      f
+        .trim()
+        .replace(/^["']|["']$/g, '')
+        .trim(),
+    )
+    .filter(Boolean)
 }

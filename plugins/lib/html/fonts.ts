@@ -5,7 +5,12 @@ import type { VNode } from './dom.js'
 
 /** CSS generic families mapped to built-in faces. */
 const GENERIC: Record<string, string> = {
-  'sans-serif': 'Open Sans', 'system-ui': 'Open Sans', serif: 'Playfair Display', monospace: 'Roboto', cursive: 'Caveat', fantasy: 'Permanent Marker',
+  'sans-serif': 'Open Sans',
+  'system-ui': 'Open Sans',
+  serif: 'Playfair Display',
+  monospace: 'Roboto',
+  cursive: 'Caveat',
+  fantasy: 'Permanent Marker',
 }
 
 const fileCache = new Map<string, Buffer>()
@@ -15,7 +20,12 @@ const read = (path: string) => {
   return data
 }
 
-export interface SatoriFont { name: string; data: Buffer; weight: 100 | 200 | 300 | 400 | 500 | 600 | 700 | 800 | 900; style: 'normal' | 'italic' }
+export interface SatoriFont {
+  name: string
+  data: Buffer
+  weight: 100 | 200 | 300 | 400 | 500 | 600 | 700 | 800 | 900
+  style: 'normal' | 'italic'
+}
 
 /**
  * Resolves every `font-family` in the tree through the font book, rewriting each to a private name
@@ -38,7 +48,7 @@ export function bindFonts(tree: VNode[], rootFamily: string | undefined, book: F
     }
     if (!faces) {
       const fallback = book.resolve(undefined).face.family
-      warn(`font "${familiesOf(value).join(", ")}" is not available; using "${fallback}"`)
+      warn(`font "${familiesOf(value).join(', ')}" is not available; using "${fallback}"`)
       faces = facesFor(fallback, book)!
     }
     for (const f of faces) fonts.push({ name, data: read(f.path), weight: clampWeight(f.weight), style: f.style })
@@ -62,8 +72,13 @@ function facesFor(family: string, book: FontBook): FontFace[] | undefined {
   const direct = all.filter((f) => sameFamily(f.family, family))
   if (direct.length) return direct
   const one = book.match(family)
-  return one ? [{ ...one, weight: 400 }, { ...one, weight: 700 }] : undefined
+  return one
+    ? [
+        { ...one, weight: 400 },
+        { ...one, weight: 700 },
+      ]
+    : undefined
 }
 
 const sameFamily = (a: string, b: string) => a.toLowerCase().replace(/["'\s_-]/g, '') === b.toLowerCase().replace(/["'\s_-]/g, '')
-const clampWeight = (w: number) => (Math.min(900, Math.max(100, Math.round(w / 100) * 100)) as SatoriFont['weight'])
+const clampWeight = (w: number) => Math.min(900, Math.max(100, Math.round(w / 100) * 100)) as SatoriFont['weight']

@@ -18,9 +18,15 @@ export interface HtmlBox {
 }
 
 const JUSTIFY: Record<string, [string, string]> = {
-  topLeft: ['flex-start', 'flex-start'], top: ['flex-start', 'center'], topRight: ['flex-start', 'flex-end'],
-  left: ['center', 'flex-start'], center: ['center', 'center'], right: ['center', 'flex-end'],
-  bottomLeft: ['flex-end', 'flex-start'], bottom: ['flex-end', 'center'], bottomRight: ['flex-end', 'flex-end'],
+  topLeft: ['flex-start', 'flex-start'],
+  top: ['flex-start', 'center'],
+  topRight: ['flex-start', 'flex-end'],
+  left: ['center', 'flex-start'],
+  center: ['center', 'center'],
+  right: ['center', 'flex-end'],
+  bottomLeft: ['flex-end', 'flex-start'],
+  bottom: ['flex-end', 'center'],
+  bottomRight: ['flex-end', 'flex-end'],
 }
 
 /**
@@ -28,14 +34,30 @@ const JUSTIFY: Record<string, [string, string]> = {
  * (text becomes vector paths), resvg rasterises at `need` pixels. Returns premultiplied RGBA, as resvg does.
  */
 export async function renderHtml(box: HtmlBox, need: Size, fonts: FontBook, warn: (m: string) => void): Promise<Uint8Array> {
-  const inlined = juice.inlineContent(alphaFirstHex(box.html), alphaFirstHex(box.css ?? ''), { applyStyleTags: true, removeStyleTags: true, preserveImportant: false })
+  const inlined = juice.inlineContent(alphaFirstHex(box.html), alphaFirstHex(box.css ?? ''), {
+    applyStyleTags: true,
+    removeStyleTags: true,
+    preserveImportant: false,
+  })
   const content = toVNodes(inlined, warn)
   const { fonts: satoriFonts, rootName } = bindFonts(content, undefined, fonts, warn)
   const [justify, align] = JUSTIFY[box.position] ?? JUSTIFY.center!
   const root: VNode = {
     type: 'div',
     props: {
-      style: { display: 'flex', flexDirection: 'column', width: box.width, height: box.height, justifyContent: justify, alignItems: align, overflow: 'hidden', fontFamily: rootName, fontSize: 16, color: 'black', ...(box.background ? { backgroundColor: box.background } : {}) },
+      style: {
+        display: 'flex',
+        flexDirection: 'column',
+        width: box.width,
+        height: box.height,
+        justifyContent: justify,
+        alignItems: align,
+        overflow: 'hidden',
+        fontFamily: rootName,
+        fontSize: 16,
+        color: 'black',
+        ...(box.background ? { backgroundColor: box.background } : {}),
+      },
       children: [{ type: 'div', props: { style: { display: 'block', maxWidth: box.width }, children: content } }],
     },
   }

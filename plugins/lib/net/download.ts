@@ -34,7 +34,13 @@ export interface Download {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
-const DECODERS = new Map<string, () => Transform>([['identity', () => new PassThrough()], ['gzip', createGunzip], ['x-gzip', createGunzip], ['deflate', createInflate], ['br', createBrotliDecompress]])
+const DECODERS = new Map<string, () => Transform>([
+  ['identity', () => new PassThrough()],
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+])
 const HEADERS = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'reelforge' }
 const unreadable = (message: string, cause?: Error) => new RenderError('E_ASSET_UNREADABLE', message, undefined, { cause })
 
@@ -100,6 +106,9 @@ function get(url: URL, lookup: LookupFunction, opts: DownloadOptions): Promise<I
       if (res) res.destroy(err)
       else req.destroy(err)
     })
-    req.on('response', (r) => resolve((res = r))).on('error', reject).end()
+    req
+      .on('response', (r) => resolve((res = r)))
+      .on('error', reject)
+      .end()
   })
 }

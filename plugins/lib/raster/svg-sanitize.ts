@@ -10,7 +10,10 @@ const HREF = /(\s)((?:[\w.-]+:)?href)(\s*=\s*)(["'])([\s\S]*?)\4/gi
 const SVG_DATA = /^data:image\/svg\+xml([^,]*),/i
 
 export function sanitizeSvg(svg: string, depth = 0): string {
-  return svg.replace(HREF, (_all, space: string, name: string, eq: string, quote: string, value: string) => `${space}${name}${eq}${quote}${safeHref(value, depth)}${quote}`)
+  return svg.replace(
+    HREF,
+    (_all, space: string, name: string, eq: string, quote: string, value: string) => `${space}${name}${eq}${quote}${safeHref(value, depth)}${quote}`,
+  )
 }
 
 function safeHref(value: string, depth: number): string {

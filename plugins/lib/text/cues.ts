@@ -6,9 +6,17 @@ import { cuesFromSpeech, parseSubtitles, parseTtml, type Cue } from './subtitles
 const MEDIA = /\.(mp4|mov|m4v|webm|mkv|avi|mp3|wav|m4a|aac|flac|ogg|oga|opus)(\?|#|$)/i
 
 /** What speaks in an aliased clip, if we can know its words without transcribing audio. */
-function spokenText(asset: { type: string; [k: string]: unknown }): { text: string; voice?: string; language?: string; newscaster?: boolean; speed?: number } | undefined {
+function spokenText(asset: {
+  type: string
+  [k: string]: unknown
+}): { text: string; voice?: string; language?: string; newscaster?: boolean; speed?: number } | undefined {
   const str = (k: string) => (typeof asset[k] === 'string' ? (asset[k] as string) : undefined)
-  const speech = { voice: str('voice'), language: str('language'), newscaster: asset.newscaster === true || asset.newscaster === 'true', speed: typeof asset.speed === 'number' ? asset.speed : undefined }
+  const speech = {
+    voice: str('voice'),
+    language: str('language'),
+    newscaster: asset.newscaster === true || asset.newscaster === 'true',
+    speed: typeof asset.speed === 'number' ? asset.speed : undefined,
+  }
   if (asset.type === 'text-to-speech' && str('text') !== undefined) return { ...speech, text: str('text')! }
   if (asset.type === 'audio' && str('prompt') !== undefined && speech.voice && !asset.src) return { ...speech, text: str('prompt')! }
   return undefined
@@ -25,7 +33,10 @@ export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]>
   if (src.startsWith('alias://')) {
     const name = src.slice('alias://'.length)
     const target = ctx.alias(name)
-    if (!target) throw new RenderError('E_TIMELINE_INVALID', `${where}: no clip has alias "${name}"`, { issues: [{ path: where, message: `no clip has alias "${name}"` }] })
+    if (!target)
+      throw new RenderError('E_TIMELINE_INVALID', `${where}: no clip has alias "${name}"`, {
+        issues: [{ path: where, message: `no clip has alias "${name}"` }],
+      })
     const spoken = spokenText(target.asset)
     if (!spoken) {
       ctx.warn(`captions from "${src}" need speech-to-text transcription of a ${target.asset.type}, which is not available; the caption shows nothing`)

@@ -81,7 +81,10 @@ export function drawTextBox(text: string, style: TextStyle, box: Size, need: Siz
     else if (bg.mode === 'hug') {
       const w = Math.max(...widths)
       roundRect(g, xOf(w) - bg.padding, top - bg.padding, w + 2 * bg.padding, blockH + 2 * bg.padding, bg.radius, true)
-    } else lines.forEach((_, i) => roundRect(g, xOf(widths[i]!) - bg.padding, top + i * lineH - bg.padding / 2, widths[i]! + 2 * bg.padding, lineH + bg.padding, bg.radius, true))
+    } else
+      lines.forEach((_, i) =>
+        roundRect(g, xOf(widths[i]!) - bg.padding, top + i * lineH - bg.padding / 2, widths[i]! + 2 * bg.padding, lineH + bg.padding, bg.radius, true),
+      )
   }
   if (style.border && style.border.width > 0) {
     g.strokeStyle = cssColor(style.border.color)
@@ -110,11 +113,13 @@ export function drawTextBox(text: string, style: TextStyle, box: Size, need: Siz
     if (s.alpha <= 0) return
     g.save()
     g.globalAlpha = style.opacity * Math.min(1, s.alpha)
-    let x = u.x + s.dx, y = u.y + s.dy
+    let x = u.x + s.dx,
+      y = u.y + s.dy
     const w = measure(u.text)
     if (s.scale !== undefined && s.scale !== 1) {
       // Grow about the unit's centre: move there, scale, and draw at the origin.
-      const cx = x + w / 2, cy = y - style.size * 0.35
+      const cx = x + w / 2,
+        cy = y - style.size * 0.35
       g.translate(cx, cy)
       g.scale(s.scale, s.scale)
       x = -w / 2
@@ -166,8 +171,9 @@ function roundRect(g: SKRSContext2D, x: number, y: number, w: number, h: number,
 }
 
 function gradient(g: SKRSContext2D, spec: NonNullable<TextStyle['gradient']>, r: { x: number; y: number; width: number; height: number }) {
-  const cx = r.x + r.width / 2, cy = r.y + r.height / 2
-  let grad
+  const cx = r.x + r.width / 2,
+    cy = r.y + r.height / 2
+  let grad: CanvasGradient
   if (spec.type === 'radial') grad = g.createRadialGradient(cx, cy, 0, cx, cy, Math.max(r.width, r.height) / 2)
   else {
     // CSS angles: 0deg points up, 90deg right.
@@ -186,7 +192,13 @@ const ease = easing('easeOutCubic')
  * reveals characters (or words) in turn; ascend raises words in turn; shift and movingLetters bring
  * characters in one after another. `size` scales the travel distances.
  */
-export function preset(name: string, t: number, duration: number, size: number, opts: { style?: 'character' | 'word'; direction?: 'left' | 'right' | 'up' | 'down' } = {}): Animation | undefined {
+export function preset(
+  name: string,
+  t: number,
+  duration: number,
+  size: number,
+  opts: { style?: 'character' | 'word'; direction?: 'left' | 'right' | 'up' | 'down' } = {},
+): Animation | undefined {
   if (t >= duration) return undefined
   const p = Math.max(0, t / duration)
   const dir = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[opts.direction ?? 'up']!

@@ -16,14 +16,22 @@ function seconds(s: string): number {
 /** Parses SRT or WebVTT (cue settings, NOTE and STYLE blocks and markup tags are ignored). */
 export function parseSubtitles(source: string): Cue[] {
   const cues: Cue[] = []
-  for (const block of source.replace(/\r/g, '').replace(/^\uFEFF/, '').split(/\n{2,}/)) {
+  for (const block of source
+    .replace(/\r/g, '')
+    .replace(/^\uFEFF/, '')
+    .split(/\n{2,}/)) {
     const lines = block.split('\n').filter((l) => l.trim() !== '')
     const at = lines.findIndex((l) => l.includes('-->'))
     if (at < 0) continue
     const [a, b] = lines[at]!.split('-->')
-    const start = seconds(a!), end = seconds(b!)
+    const start = seconds(a!),
+      end = seconds(b!)
     if (!Number.isFinite(start) || !Number.isFinite(end)) continue
-    const text = lines.slice(at + 1).join('\n').replace(/<[^>]+>/g, '').trim()
+    const text = lines
+      .slice(at + 1)
+      .join('\n')
+      .replace(/<[^>]+>/g, '')
+      .trim()
     if (text) cues.push({ start, end, text })
   }
   return cues.sort((x, y) => x.start - y.start)
@@ -31,7 +39,11 @@ export function parseSubtitles(source: string): Cue[] {
 
 /** Cues for a spoken text: sentences in order, each lasting in proportion to its length. */
 export function cuesFromSpeech(text: string, duration: number): Cue[] {
-  const sentences = text.match(/[^.!?\n]+[.!?]*/g)?.map((s) => s.trim()).filter(Boolean) ?? []
+  const sentences =
+    text
+      .match(/[^.!?\n]+[.!?]*/g)
+      ?.map((s) => s.trim())
+      .filter(Boolean) ?? []
   const total = sentences.reduce((n, s) => n + s.length, 0) || 1
   let t = 0
   return sentences.map((s) => {
@@ -60,7 +72,13 @@ export function parseTtml(source: string): Cue[] {
     const attr = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(m[1]!)?.[1]
     const start = ttmlTime(attr('begin'))
     const end = attr('end') !== undefined ? ttmlTime(attr('end')) : start + ttmlTime(attr('dur'))
-    const text = m[2]!.replace(/<br\s*\/?>/g, '\n').replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').trim()
+    const text = m[2]!
+      .replace(/<br\s*\/?>/g, '\n')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .trim()
     if (Number.isFinite(start) && Number.isFinite(end) && text) cues.push({ start, end, text })
   }
   return cues.sort((x, y) => x.start - y.start)

@@ -28,10 +28,23 @@ export function httpSender(opts: { timeoutMs?: number; dispatcher?: Dispatcher; 
       const timeout = AbortSignal.timeout(timeoutMs)
       const signal = sendOpts?.signal ? AbortSignal.any([timeout, sendOpts.signal]) : timeout
       try {
-        const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'reelforge-webhooks/1', ...headers }, dispatcher, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+        const res = await request(url, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'user-agent': 'reelforge-webhooks/1', ...headers },
+          dispatcher,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        })
         await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
         const ok = res.statusCode >= 200 && res.statusCode < 300
-        return { status: res.statusCode, ok, error: ok ? undefined : res.statusCode >= 300 && res.statusCode < 400 ? `redirect (${res.statusCode}) is not followed` : `HTTP ${res.statusCode}`, durationMs: Math.round(performance.now() - started) }
+        return {
+          status: res.statusCode,
+          ok,
+          error: ok ? undefined : res.statusCode >= 300 && res.statusCode < 400 ? `redirect (${res.statusCode}) is not followed` : `HTTP ${res.statusCode}`,
+          durationMs: Math.round(performance.now() - started),
+        }
       } catch (e) {
         const error = timeout.aborted ? `no answer within ${timeoutMs} ms` : signal.aborted ? 'cancelled before an answer came' : (e as Error).message
         return { status: null, ok: false, error, durationMs: Math.round(performance.now() - started) }

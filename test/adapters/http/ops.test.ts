@@ -5,7 +5,7 @@ import { testService, titleEdit } from '../../helpers/service.js'
 const value = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
 
 const ops = suite('/healthz, /readyz, /metrics')
-ops('metrics count the queue, the jobs by status, the webhook backlog and this process\'s rendered frames', async () => {
+ops("metrics count the queue, the jobs by status, the webhook backlog and this process's rendered frames", async () => {
   const svc = await testService()
   const health = await svc.app.request('/healthz')
   assert.is(health.status, 200)
@@ -47,7 +47,12 @@ ops('closing waits for a request still being handled: its job is stored, nothing
       finish = () => (c.enqueue(new TextEncoder().encode(body.slice(20))), c.close())
     },
   })
-  const init = { method: 'POST', headers: { authorization: `Bearer ${svc.live}`, 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit
+  const init = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${svc.live}`, 'content-type': 'application/json' },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit
   const answer = svc.app.request('/v1/render', init)
   await new Promise((r) => setTimeout(r, 50))
   let closed = false
@@ -60,7 +65,9 @@ ops('closing waits for a request still being handled: its job is stored, nothing
   const { jobId } = (await res.json()) as { jobId: string }
   await closing
   assert.ok(closed)
-  const db = await (await import('../../../service/db/db.js')).openDatabase(svc.config.databaseUrl ?? (await import('../../../service/config.js')).dbPath(svc.config))
+  const db = await (await import('../../../service/db/db.js')).openDatabase(
+    svc.config.databaseUrl ?? (await import('../../../service/config.js')).dbPath(svc.config),
+  )
   assert.is((await db.get<{ status: string }>('SELECT status FROM jobs WHERE id = ?', [jobId]))?.status, 'QUEUED', 'the job and its hold were stored')
   await db.close()
 })

@@ -63,7 +63,13 @@ table('the OpenAPI document declares exactly the access that is enforced', async
 table('public routes are exactly these, and answer without a key', async () => {
   // The one list to extend by hand: making a route public is a decision, not a default.
   const PUBLIC = ['GET /healthz', 'GET /metrics', 'GET /readyz', 'GET /v1/files/:job/:name', 'GET /v1/openapi.json', 'HEAD /v1/files/:job/:name']
-  assert.equal(routes.filter((r) => r.auth === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort(), PUBLIC)
+  assert.equal(
+    routes
+      .filter((r) => r.auth === 'none')
+      .map((r) => `${r.method.toUpperCase()} ${r.path}`)
+      .sort(),
+    PUBLIC,
+  )
   for (const r of routes.filter((r) => r.auth === 'none')) {
     for (const url of urls(r)) assert.is.not((await svc.call(r.method.toUpperCase(), url, { key: null })).status, 401, `${r.method} ${url}`)
   }
@@ -80,7 +86,10 @@ for (const r of keyed) {
         ['no key', { key: null, ...body }],
         ['no key, with an Idempotency-Key', { key: null, raw: body.raw, headers: { ...body.headers, 'idempotency-key': randomUUID() } }],
         ['x-api-key only', { key: null, raw: body.raw, headers: { ...body.headers, 'x-api-key': keys.admin } }],
-        ['a Basic header', { key: null, raw: body.raw, headers: { ...body.headers, authorization: `Basic ${Buffer.from(`${keys.admin}:`).toString('base64')}` } }],
+        [
+          'a Basic header',
+          { key: null, raw: body.raw, headers: { ...body.headers, authorization: `Basic ${Buffer.from(`${keys.admin}:`).toString('base64')}` } },
+        ],
         ['Bearer with no key', { key: null, raw: body.raw, headers: { ...body.headers, authorization: 'Bearer' } }],
         ['a wrong key', { key: `rf_live_${randomUUID().replaceAll('-', '')}`, ...body }],
         ['a revoked admin key', { key: keys.revoked, ...body }],

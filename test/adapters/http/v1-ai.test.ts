@@ -17,7 +17,7 @@ async function pixelOf(svc: Awaited<ReturnType<typeof testService>>, url: string
   return { width: img.width, height: img.height, rgb: [d[0], d[1], d[2]] }
 }
 
-const rules = suite('POST /v1/ai/image: the seed\'s model rules')
+const rules = suite("POST /v1/ai/image: the seed's model rules")
 const svc = await testService()
 const CASES: [object, string, RegExp][] = [
   [{ model: 'flux', style: 'vivid' }, 'style', /style "vivid" is not available for flux; use natural/],
@@ -37,19 +37,26 @@ for (const [extra, path, message] of CASES) {
     const r = await svc.call('POST', '/v1/ai/image', { body: { ...ok, ...extra } })
     assert.is(r.status, 400)
     assert.is(r.body.error.code, 'E_VALIDATION')
-    assert.ok(r.body.error.issues.some((i: { path: string; message: string }) => i.path === path && message.test(i.message)), JSON.stringify(r.body.error.issues))
+    assert.ok(
+      r.body.error.issues.some((i: { path: string; message: string }) => i.path === path && message.test(i.message)),
+      JSON.stringify(r.body.error.issues),
+    )
   })
 }
 rules('defaults: flux, 1024×1024, natural; a sandbox key gets the sandbox generator, free and marked', async () => {
   const r = await svc.call('POST', '/v1/ai/image', { key: svc.sandbox, body: ok })
   assert.is(r.status, 200)
-  assert.equal({ model: r.body.model, width: r.body.width, height: r.body.height, provider: r.body.provider, credits_used: r.body.credits_used }, { model: 'flux', width: 1024, height: 1024, provider: 'sandbox', credits_used: 0 })
+  assert.equal(
+    { model: r.body.model, width: r.body.width, height: r.body.height, provider: r.body.provider, credits_used: r.body.credits_used },
+    { model: 'flux', width: 1024, height: 1024, provider: 'sandbox', credits_used: 0 },
+  )
   assert.equal((await pixelOf(svc, r.body.url)).width, 1024)
   assert.equal(Object.keys(r.body).sort(), ['created_at', 'credits_used', 'error', 'height', 'id', 'model', 'provider', 'status', 'url', 'width'])
 })
 rules('the 16th dall-e-3 call in a minute is 429 E_RATE_LIMITED with Retry-After; other models keep their own limit', async () => {
   const key = (await svc.keys.create({ sandbox: true })).key
-  for (let i = 0; i < 15; i++) assert.is((await svc.call('POST', '/v1/ai/image', { key, body: { ...ok, model: 'dall-e-3', width: 512, height: 512 } })).status, 200, `call ${i + 1}`)
+  for (let i = 0; i < 15; i++)
+    assert.is((await svc.call('POST', '/v1/ai/image', { key, body: { ...ok, model: 'dall-e-3', width: 512, height: 512 } })).status, 200, `call ${i + 1}`)
   const limited = await svc.call('POST', '/v1/ai/image', { key, body: { ...ok, model: 'dall-e-3', width: 512, height: 512 } })
   assert.is(limited.status, 429)
   assert.is(limited.body.error.code, 'E_RATE_LIMITED')
@@ -73,7 +80,10 @@ vendors('dall-e-3 through OpenAI: charged 6 credits, stored, the URL serves the 
   const flux = await s.call('POST', '/v1/ai/image', { body: ok })
   assert.equal({ provider: flux.body.provider, credits_used: flux.body.credits_used }, { provider: 'sandbox', credits_used: 0 })
   // Upstream refusal: a clear error, the hold released, ai.failed queued.
-  openai.push({ status: 400, json: { error: { message: 'rejected by our safety system', type: 'invalid_request_error', param: null, code: 'content_policy_violation' } } })
+  openai.push({
+    status: 400,
+    json: { error: { message: 'rejected by our safety system', type: 'invalid_request_error', param: null, code: 'content_policy_violation' } },
+  })
   const refused = await s.call('POST', '/v1/ai/image', { body: { ...ok, model: 'dall-e-3' } })
   assert.is(refused.status, 422)
   assert.is(refused.body.error.code, 'E_CONTENT_MODERATED')
@@ -107,7 +117,13 @@ vendors('a batch runs every item, charges per successful image, reports each res
     await new Promise((r) => setTimeout(r, 25))
   }
   assert.is(view.status, 'complete')
-  assert.equal(view.items.map((i: any) => [i.status, i.image?.width, i.image?.height]), [['complete', 1024, 1024], ['complete', 1024, 576]])
+  assert.equal(
+    view.items.map((i: any) => [i.status, i.image?.width, i.image?.height]),
+    [
+      ['complete', 1024, 1024],
+      ['complete', 1024, 576],
+    ],
+  )
   assert.is(view.credits_used, 10)
   assert.equal((await pixelOf(s, view.items[1].image.url)).rgb, [0, 255, 0])
   assert.equal((await s.outbox.list(s.liveAccount)).map((d) => d.event).sort(), ['ai.complete', 'ai.complete'])
@@ -118,12 +134,15 @@ vendors('a batch runs every item, charges per successful image, reports each res
 vendors.run()
 
 const timeline = suite('AI images in timelines')
-timeline('a generated image\'s URL works as an image asset (read from storage, no HTTP to itself)', async () => {
+timeline("a generated image's URL works as an image asset (read from storage, no HTTP to itself)", async () => {
   const openai = await fakeOpenAI('#ff0000')
   const s = await testService({ start: true, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
   const image = (await s.call('POST', '/v1/ai/image', { body: { ...ok, model: 'dall-e-3', width: 1024, height: 576 } })).body
   assert.match(image.url, /^http:\/\/reelforge\.test\/v1\/files\//, 'an address nothing can fetch in this test')
-  const edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: image.url }, start: 0, length: 0.04 }] }] }, output: { format: 'png', size: { width: 320, height: 180 } } }
+  const edit = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: image.url }, start: 0, length: 0.04 }] }] },
+    output: { format: 'png', size: { width: 320, height: 180 } },
+  }
   const { body } = await s.call('POST', '/v1/render', { body: edit })
   const done = await s.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
   assert.is(done.status, 'COMPLETE', done.error)
@@ -133,24 +152,44 @@ timeline('a generated image\'s URL works as an image asset (read from storage, n
 })
 timeline('text-to-image and image-with-prompt clips generate through the providers, charged like the endpoint', async () => {
   const bfl = await fakeBFL('#00ff00')
-  const s = await testService({ start: true, credits: 100, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
+  const s = await testService({
+    start: true,
+    credits: 100,
+    overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] },
+  })
   const edit = {
-    timeline: { tracks: [{ clips: [{ asset: { type: 'text-to-image', prompt: 'green field', width: 512, height: 512 }, start: 0, length: 0.04 }, { asset: { type: 'image', prompt: 'green hill', aspectRatio: '16:9' }, start: 0.04, length: 0.04 }] }] },
+    timeline: {
+      tracks: [
+        {
+          clips: [
+            { asset: { type: 'text-to-image', prompt: 'green field', width: 512, height: 512 }, start: 0, length: 0.04 },
+            { asset: { type: 'image', prompt: 'green hill', aspectRatio: '16:9' }, start: 0.04, length: 0.04 },
+          ],
+        },
+      ],
+    },
     output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
   }
   const { body } = await s.call('POST', '/v1/render', { body: edit })
   const done = await s.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
   assert.is(done.status, 'COMPLETE', done.error)
   const charges = await s.db.all<{ amount: number }>(`SELECT amount FROM wallet_ledger WHERE account_id = ? AND kind = 'charge' ORDER BY id`, [s.liveAccount])
-  assert.equal(charges.map((c) => c.amount), [5, 5, 1], 'two flux images (5 each) and the render (1)')
+  assert.equal(
+    charges.map((c) => c.amount),
+    [5, 5, 1],
+    'two flux images (5 each) and the render (1)',
+  )
   assert.is(bfl.requests.filter((r) => r.method === 'POST').length, 2)
   await s.close()
   await bfl.close()
 })
-timeline('a provider failure fails the render with the provider\'s reason', async () => {
+timeline("a provider failure fails the render with the provider's reason", async () => {
   const bfl = await fakeBFL('#000', { final: 'Content Moderated' })
   const s = await testService({ start: true, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
-  const edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'text-to-image', prompt: 'forbidden' }, start: 0, length: 1 }] }] }, output: { format: 'mp4', size: { width: 320, height: 180 } } }
+  const edit = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'text-to-image', prompt: 'forbidden' }, start: 0, length: 1 }] }] },
+    output: { format: 'mp4', size: { width: 320, height: 180 } },
+  }
   const { body } = await s.call('POST', '/v1/render', { body: edit })
   const done = await s.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
   assert.is(done.status, 'FAILED')

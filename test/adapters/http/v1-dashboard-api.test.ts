@@ -5,7 +5,7 @@ import { titleEdit, testService } from '../../helpers/service.js'
 // The routes the dashboard reads: lists, `?data=true`, validation without rendering, who-am-I, key admin.
 
 const lists = suite('list routes')
-lists('GET /v1/render lists this account\'s renders newest first, filters by status, pages with before', async () => {
+lists("GET /v1/render lists this account's renders newest first, filters by status, pages with before", async () => {
   const svc = await testService()
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
@@ -15,12 +15,19 @@ lists('GET /v1/render lists this account\'s renders newest first, filters by sta
   await svc.call('POST', '/v1/render', { key: svc.sandbox, body: titleEdit(1) })
   const all = await svc.call('GET', '/v1/render')
   assert.is(all.status, 200)
-  assert.equal(all.body.renders.map((r: { id: string }) => r.id), [...ids].reverse(), 'only this account, newest first')
+  assert.equal(
+    all.body.renders.map((r: { id: string }) => r.id),
+    [...ids].reverse(),
+    'only this account, newest first',
+  )
   assert.is(all.body.next, null)
   const page = await svc.call('GET', '/v1/render?limit=2')
   assert.is(page.body.renders.length, 2)
   const rest = await svc.call('GET', `/v1/render?limit=2&before=${encodeURIComponent(page.body.next)}`)
-  assert.equal(rest.body.renders.map((r: { id: string }) => r.id), [ids[0]])
+  assert.equal(
+    rest.body.renders.map((r: { id: string }) => r.id),
+    [ids[0]],
+  )
   assert.is((await svc.call('GET', '/v1/render?status=COMPLETE')).body.renders.length, 0)
   assert.is((await svc.call('GET', '/v1/render?status=QUEUED')).body.renders.length, 3)
   const bad = await svc.call('GET', '/v1/render?status=DONE&limit=2')
@@ -41,12 +48,15 @@ lists('GET /v1/render/:id?data=true adds the submitted edit; without it the stat
   await svc.close()
 })
 
-lists('GET /v1/ai/image lists this account\'s images; deliveries filter by event', async () => {
+lists("GET /v1/ai/image lists this account's images; deliveries filter by event", async () => {
   const svc = await testService()
   const made = await svc.call('POST', '/v1/ai/image', { key: svc.sandbox, body: { prompt: 'a red fox', model: 'flux', width: 512, height: 512 } })
   assert.is(made.status, 200, JSON.stringify(made.body))
   const listed = await svc.call('GET', '/v1/ai/image', { key: svc.sandbox })
-  assert.equal(listed.body.images.map((i: { id: string }) => i.id), [made.body.id])
+  assert.equal(
+    listed.body.images.map((i: { id: string }) => i.id),
+    [made.body.id],
+  )
   assert.is((await svc.call('GET', '/v1/ai/image')).body.images.length, 0, 'another account sees none')
   await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/h', events: ['render.queued', 'wallet.deposit'], secret: 'a-secret-of-16-chars' } })
   await svc.call('POST', '/v1/render', { body: titleEdit(1) })
@@ -78,7 +88,11 @@ validate('a valid edit is valid; a bad one lists its issues with paths; limits c
   assert.match(JSON.stringify(long.body.issues), /600|5/)
   assert.is((await svc.call('GET', '/v1/render')).body.renders.length, 0, 'nothing stored')
   assert.equal((await svc.call('GET', '/v1/wallet')).body, before, 'nothing held')
-  assert.is((await svc.call('POST', '/v1/render/validate', { raw: '{"timeline":', headers: { 'content-type': 'application/json' } })).status, 400, 'broken JSON is still a 400')
+  assert.is(
+    (await svc.call('POST', '/v1/render/validate', { raw: '{"timeline":', headers: { 'content-type': 'application/json' } })).status,
+    400,
+    'broken JSON is still a 400',
+  )
   await svc.close()
 })
 validate.run()

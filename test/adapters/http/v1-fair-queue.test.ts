@@ -40,7 +40,7 @@ claims('a sandbox flood never goes ahead of a paid job, from another account or 
   assert.is(await claim(svc), paid2)
   await svc.close()
 })
-claims('round-robin: A submits 4, then B submits 1; with one job at a time B\'s is claimed second', async () => {
+claims("round-robin: A submits 4, then B submits 1; with one job at a time B's is claimed second", async () => {
   const svc = await testService()
   const b = await liveAccount(svc)
   const a = await submit(svc, svc.live, 4)
@@ -61,7 +61,7 @@ claims('round-robin over three accounts that all have work: turns alternate inst
   assert.equal(order, [a[0], bs[0], cs[0], a[1], bs[1], cs[1], a[2]])
   await svc.close()
 })
-claims('per-account cap: an account at its cap waits while another account\'s job is claimed', async () => {
+claims("per-account cap: an account at its cap waits while another account's job is claimed", async () => {
   const svc = await testService()
   const b = await liveAccount(svc)
   const a = await submit(svc, svc.live, 2)
@@ -70,7 +70,7 @@ claims('per-account cap: an account at its cap waits while another account\'s jo
   const [b1] = await submit(svc, b, 1)
   assert.is(await claim(svc, 1), b1, 'B is served meanwhile')
   await finish(svc, a[0]!)
-  assert.is(await claim(svc, 1), a[1], 'A\'s second job once its first ended')
+  assert.is(await claim(svc, 1), a[1], "A's second job once its first ended")
   await svc.close()
 })
 claims.run()
@@ -86,7 +86,7 @@ queue('concurrency 1: a paid job submitted behind 6 sandbox jobs runs next', asy
   assert.ok(done.filter((s) => s === 'COMPLETE').length <= 1, `sandbox jobs finished before the paid one: ${done}`)
   await svc.close()
 })
-queue('concurrency 2, cap 1: an account\'s second job waits while another account\'s job runs', async () => {
+queue("concurrency 2, cap 1: an account's second job waits while another account's job runs", async () => {
   const svc = await testService({ start: true, config: { concurrency: 2, accountConcurrency: 1 } })
   const b = await liveAccount(svc)
   const a = await submit(svc, svc.live, 2)
@@ -100,9 +100,14 @@ queue('concurrency 2, cap 1: an account\'s second job waits while another accoun
     if (b0 === 'PROCESSING' && (a0 === 'PROCESSING' || a1 === 'PROCESSING')) bWithA = true
     if ([a0, a1, b0].every((s) => s === 'COMPLETE')) break
   }
-  assert.not.ok(bothOfA, 'never two of A\'s renders at once')
+  assert.not.ok(bothOfA, "never two of A's renders at once")
   assert.ok(bWithA, 'B rendered alongside A')
-  for (const [id, key] of [[a[0]!, svc.live], [a[1]!, svc.live], [b1!, b]]) assert.is(await status(id!, key!), 'COMPLETE')
+  for (const [id, key] of [
+    [a[0]!, svc.live],
+    [a[1]!, svc.live],
+    [b1!, b],
+  ])
+    assert.is(await status(id!, key!), 'COMPLETE')
   await svc.close()
 })
 queue.run()

@@ -12,16 +12,25 @@ const test = suite('hostile input')
 
 test('numbers too large to represent ("1e400" parses to Infinity) are a 400 naming the path, never accepted', async () => {
   const svc = await testService()
-  const video = (asset: object) => ({ ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'video', src: 'https://example.com/a.mp4', ...asset }, start: 0, length: 1 }] }] } })
+  const video = (asset: object) => ({
+    ...titleEdit(1),
+    timeline: { tracks: [{ clips: [{ asset: { type: 'video', src: 'https://example.com/a.mp4', ...asset }, start: 0, length: 1 }] }] },
+  })
   const cases: [object, string][] = [
     [video({ trim: '1e400' }), 'timeline.tracks[0].clips[0].asset.trim'],
     [video({ volume: '-1e400' }), 'timeline.tracks[0].clips[0].asset.volume'],
-    [{ ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: '1e999', length: 1 }] }] } }, 'timeline.tracks[0].clips[0].start'],
+    [
+      { ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: '1e999', length: 1 }] }] } },
+      'timeline.tracks[0].clips[0].start',
+    ],
   ]
   for (const [body, path] of cases) {
     const r = await svc.call('POST', '/v1/render', { body })
     assert.is(r.status, 400, `${path}: ${JSON.stringify(r.body)}`)
-    assert.ok(r.body.error.issues.some((i: { path: string }) => i.path === path), JSON.stringify(r.body.error.issues))
+    assert.ok(
+      r.body.error.issues.some((i: { path: string }) => i.path === path),
+      JSON.stringify(r.body.error.issues),
+    )
   }
   assert.is(await svc.jobs.queued(), 0)
   await svc.close()
@@ -58,7 +67,9 @@ test('a client that goes away mid-body leaves one log line, no stack', async () 
   try {
     const socket = connect(Number(new URL(server.url).port), '127.0.0.1')
     await new Promise((r) => socket.once('connect', r))
-    socket.write(`POST /v1/render HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{"timeline":`)
+    socket.write(
+      `POST /v1/render HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{"timeline":`,
+    )
     await new Promise((r) => setTimeout(r, 200))
     socket.destroy()
     for (let i = 0; i < 50 && !lines.length; i++) await new Promise((r) => setTimeout(r, 20))
@@ -77,7 +88,13 @@ const bodies = suite('request bodies are JSON objects')
 bodies('an array where a body object belongs is a 400, not an empty request (POST /v1/keys made a key from [])', async () => {
   const svc = await testService()
   const admin = (await svc.keys.create({ admin: true })).key
-  for (const [method, path] of [['POST', '/v1/keys'], ['PUT', '/v1/wallet/threshold'], ['POST', '/v1/ai/image'], ['PUT', '/v1/webhooks'], ['POST', '/v1/stitch']] as const) {
+  for (const [method, path] of [
+    ['POST', '/v1/keys'],
+    ['PUT', '/v1/wallet/threshold'],
+    ['POST', '/v1/ai/image'],
+    ['PUT', '/v1/webhooks'],
+    ['POST', '/v1/stitch'],
+  ] as const) {
     const r = await svc.call(method, path, { key: admin, raw: '[]', headers: { 'content-type': 'application/json' } })
     assert.is(r.status, 400, `${method} ${path}: ${JSON.stringify(r.body)}`)
   }
@@ -87,7 +104,7 @@ bodies('an array where a body object belongs is a 400, not an empty request (POS
 bodies.run()
 
 const sandbox = suite('sandbox renders: paths refer to the edit as the client sent it')
-sandbox('a render-time warning and error name the client\'s track, not the one the watermark pushed down', async () => {
+sandbox("a render-time warning and error name the client's track, not the one the watermark pushed down", async () => {
   const svc = await testService({ start: true })
   const missing = '/v1/files/00000000-0000-4000-8000-000000000000/missing.png'
   const edit = {
@@ -105,7 +122,10 @@ sandbox('a render-time warning and error name the client\'s track, not the one t
   const font = done.warnings.find((w: { message: string }) => /No Such Family/.test(w.message))
   assert.ok(font, JSON.stringify(done.warnings))
   assert.match(font.path, /^timeline\.tracks\[0\]\.clips\[0\]/)
-  assert.ok(done.warnings.every((w: { path: string }) => !/tracks\[2\]/.test(w.path)), 'no path past the client\'s tracks')
+  assert.ok(
+    done.warnings.every((w: { path: string }) => !/tracks\[2\]/.test(w.path)),
+    "no path past the client's tracks",
+  )
   edit.timeline.tracks[1]!.clips[0]!.asset = { type: 'image', src: missing } as never
   const failing = await svc.call('POST', '/v1/render', { key: svc.sandbox, body: edit })
   const failed = await svc.waitFor(failing.body.jobId, ['COMPLETE', 'FAILED'], svc.sandbox)

@@ -52,7 +52,7 @@ refuse('every asset kind, the soundtrack, fonts and merge values with a path, a 
   assert.is(await svc.jobs.queued(), 0, 'nothing was queued')
   await svc.close()
 })
-refuse('other schemes are refused; alias:// and this service\'s own file URLs are sources', async () => {
+refuse("other schemes are refused; alias:// and this service's own file URLs are sources", async () => {
   const svc = await testService()
   for (const src of ['ftp://example.com/a.png', 'data:image/png;base64,AAAA', 'gopher://x/y']) {
     const r = await svc.call('POST', '/v1/render', { body: withClips(clip({ type: 'image', src })) })
@@ -68,7 +68,7 @@ refuse('other schemes are refused; alias:// and this service\'s own file URLs ar
 })
 refuse.run()
 
-const allow = suite('an operator\'s allow-list (ServiceConfig.files.allow, REELFORGE_ALLOW_FILES)')
+const allow = suite("an operator's allow-list (ServiceConfig.files.allow, REELFORGE_ALLOW_FILES)")
 allow('a file inside an allowed directory renders; .., a symlink out of it and a missing file outside are refused alike', async () => {
   const root = tempDir('reelforge-allow-')
   const media = join(root, 'media')
@@ -77,7 +77,14 @@ allow('a file inside an allowed directory renders; .., a symlink out of it and a
   symlinkSync('/etc/hostname', join(media, 'escape.png'))
   symlinkSync('/etc', join(media, 'etc'))
   const svc = await testService({ start: true, config: { files: { allow: [media] } } })
-  for (const src of [join(media, 'escape.png'), join(media, 'etc/hostname'), `${media}/../../../etc/hostname`, '/etc/no-such-file', `file://${media}/escape.png`, 'red.png']) {
+  for (const src of [
+    join(media, 'escape.png'),
+    join(media, 'etc/hostname'),
+    `${media}/../../../etc/hostname`,
+    '/etc/no-such-file',
+    `file://${media}/escape.png`,
+    'red.png',
+  ]) {
     const r = await svc.call('POST', '/v1/render', { body: withClips(clip({ type: 'image', src })) })
     assert.is(r.status, 400, src)
     assert.match(r.body.error.issues[0].message, REFUSED)
@@ -126,7 +133,10 @@ allow('a job error seen through the API names the file, never its server path; t
     assert.match(failed.error, /not-a-picture\.png/, 'the file is named')
     assert.not.ok(failed.error.includes(media), `no server path: ${failed.error}`)
     assert.not.match(failed.error, /(^|[\s"'(])\/[\w.-]+\//, `no absolute path at all: ${failed.error}`)
-    assert.ok(logged.some((l) => l.includes(bogus)), 'the server log has the full path')
+    assert.ok(
+      logged.some((l) => l.includes(bogus)),
+      'the server log has the full path',
+    )
   } finally {
     console.warn = warn
   }
@@ -138,8 +148,7 @@ const markup = suite('markup never loads files on its own')
 markup('an svg <image href> to a local file (path, entity, feImage) draws nothing, in the service and the library', async () => {
   const dir = tempDir('reelforge-svg-')
   const red = await solidPng(join(dir, 'red.png'), 16, 16, '#ff0000')
-  const svg = (inner: string) =>
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="160" height="90">${inner}</svg>`
+  const svg = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="160" height="90">${inner}</svg>`
   const attacks = [
     `<image href="${red}" width="160" height="90"/>`,
     `<image xlink:href='${red}' width="160" height="90"/>`,
@@ -147,7 +156,12 @@ markup('an svg <image href> to a local file (path, entity, feImage) draws nothin
   ]
   const svc = await testService({ start: true, config: { files: { allow: [dir] } } })
   for (const inner of attacks) {
-    const r = await svc.call('POST', '/v1/render', { body: { ...withClips(clip({ type: 'svg', src: svg(inner) })), timeline: { background: '#0000ff', tracks: [{ clips: [clip({ type: 'svg', src: svg(inner) })] }] } } })
+    const r = await svc.call('POST', '/v1/render', {
+      body: {
+        ...withClips(clip({ type: 'svg', src: svg(inner) })),
+        timeline: { background: '#0000ff', tracks: [{ clips: [clip({ type: 'svg', src: svg(inner) })] }] },
+      },
+    })
     assert.is(r.status, 201, JSON.stringify(r.body))
     const done = await svc.waitFor(r.body.jobId, ['COMPLETE', 'FAILED'])
     assert.is(done.status, 'COMPLETE', done.error)

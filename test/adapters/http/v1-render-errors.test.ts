@@ -21,9 +21,13 @@ errors('an uncaught exception thrown inside a plugin in the render process → t
   // The service's renderer with one more asset plugin, in this process (validation) and in its render processes.
   const local = createRenderer({ plugins: [crashTest], cacheDir: join(dir, 'cache'), network: LOOPBACK })
   const pluginModule = fileURLToPath(new URL('../../helpers/crash-plugin.ts', import.meta.url))
-  const isolated = new IsolatedRenderer(local, () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '', pluginModules: [pluginModule] }), () => {
-    throw new RenderError('E_PROVIDER_FAILED', 'no image providers here')
-  })
+  const isolated = new IsolatedRenderer(
+    local,
+    () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '', pluginModules: [pluginModule] }),
+    () => {
+      throw new RenderError('E_PROVIDER_FAILED', 'no image providers here')
+    },
+  )
   const svc = await testService({ start: true, overrides: { renderer: isolated } })
   try {
     const { jobId } = (await svc.call('POST', '/v1/render', { body: oneClip({ type: 'crash-test' }) })).body
@@ -41,14 +45,17 @@ errors('an uncaught exception thrown inside a plugin in the render process → t
   }
 })
 
-errors('a decoder that dies on a corrupt mp4 → the clip, its file and ffmpeg\'s meaningful line', async () => {
+errors("a decoder that dies on a corrupt mp4 → the clip, its file and ffmpeg's meaningful line", async () => {
   const garbled = await garbledVideo(join(dir, 'garbled.mp4'))
   const svc = await testService({ start: true, config: { isolateRenders: true, files: { allow: [dir] } } })
   try {
     const { jobId } = (await svc.call('POST', '/v1/render', { body: oneClip({ type: 'video', src: garbled }) })).body
     const failed = await svc.waitFor(jobId, ['COMPLETE', 'FAILED'])
     assert.is(failed.status, 'FAILED')
-    assert.match(failed.error, /^timeline\.tracks\[0\]\.clips\[0\]\.asset\.src: cannot decode \S*garbled\.mp4: the video decoder \(ffmpeg\) exited with status \d+: /)
+    assert.match(
+      failed.error,
+      /^timeline\.tracks\[0\]\.clips\[0\]\.asset\.src: cannot decode \S*garbled\.mp4: the video decoder \(ffmpeg\) exited with status \d+: /,
+    )
     assert.match(failed.error, /: Error while decoding stream #0:0: Invalid data found when processing input$/)
     assert.not.match(failed.error, /Last message repeated|Node\.js v\d|@ 0x/)
   } finally {

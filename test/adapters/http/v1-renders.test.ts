@@ -53,13 +53,21 @@ submit('a valid edit → 201 {jobId, status: QUEUED}, persisted before the answe
   const status = await svc.call('GET', `/v1/render/${r.body.jobId}`)
   assert.is(status.status, 200)
   assert.is(status.body.status, 'QUEUED')
-  for (const field of ['id', 'status', 'stage', 'progress', 'url', 'poster', 'thumbnail', 'duration', 'credits_used', 'error', 'created_at', 'updated_at']) assert.ok(field in status.body, field)
+  for (const field of ['id', 'status', 'stage', 'progress', 'url', 'poster', 'thumbnail', 'duration', 'credits_used', 'error', 'created_at', 'updated_at'])
+    assert.ok(field in status.body, field)
 })
 submit('the job a submission answers with is the row the store holds (the schema defaults spelled out in code)', async () => {
   const account = (await svc.keys.verify(svc.live))!.accountId
   const made = await svc.jobs.create({ accountId: account, keyId: 'k1', kind: 'render', request: titleEdit(), sandbox: false })
   assert.equal(await svc.jobs.get(made.id), made)
-  const other = await svc.jobs.create({ accountId: account, keyId: 'k1', kind: 'render', request: titleEdit(), callback: 'https://example.com/cb', sandbox: true })
+  const other = await svc.jobs.create({
+    accountId: account,
+    keyId: 'k1',
+    kind: 'render',
+    request: titleEdit(),
+    callback: 'https://example.com/cb',
+    sandbox: true,
+  })
   assert.equal(await svc.jobs.get(other.id), other)
 })
 submit('an invalid edit → 400 listing every issue with its path; nothing stored', async () => {
@@ -86,7 +94,9 @@ submit('malformed JSON 400, wrong content type 415, oversized body 413', async (
   assert.is(huge.body.error.code, 'E_PAYLOAD_TOO_LARGE')
 })
 submit('limits → 422 naming the limit (tracks, clips, duration per key kind, output size, markup size)', async () => {
-  const small = await testService({ config: { limits: { bodyBytes: 1e6, tracks: 2, clips: 3, durationSandbox: 10, durationLive: 20, pixels: 1920 * 1080, markupChars: 1000 } } })
+  const small = await testService({
+    config: { limits: { bodyBytes: 1e6, tracks: 2, clips: 3, durationSandbox: 10, durationLive: 20, pixels: 1920 * 1080, markupChars: 1000 } },
+  })
   const tracks = titleEdit() as any
   tracks.timeline.tracks = [0, 1, 2].map(() => ({ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] }))
   const clips = titleEdit() as any
@@ -97,7 +107,11 @@ submit('limits → 422 naming the limit (tracks, clips, duration per key kind, o
     [titleEdit(15), small.sandbox, /limit for sandbox keys is 10 s/],
     [titleEdit(25), undefined, /limit for live keys is 20 s/],
     [titleEdit(1, { size: undefined, resolution: '4k' }), undefined, /3840x2160 output exceeds/],
-    [{ ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'html', html: `<p>${'x'.repeat(1000)}</p>` }, start: 0, length: 1 }] }] } }, undefined, /tracks\[0\]\.clips\[0\]\.asset\.html: 1007 characters of markup exceed the limit of 1000/],
+    [
+      { ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'html', html: `<p>${'x'.repeat(1000)}</p>` }, start: 0, length: 1 }] }] } },
+      undefined,
+      /tracks\[0\]\.clips\[0\]\.asset\.html: 1007 characters of markup exceed the limit of 1000/,
+    ],
   ]
   for (const [edit, key, pattern] of cases) {
     const r = await small.call('POST', '/v1/render', { body: edit, key: key ?? small.live })
@@ -108,7 +122,7 @@ submit('limits → 422 naming the limit (tracks, clips, duration per key kind, o
   assert.is((await small.call('POST', '/v1/render', { body: titleEdit(15) })).status, 201, 'live keys have the longer limit')
   await small.close()
 })
-submit('Shotstack\'s own paths are aliases', async () => {
+submit("Shotstack's own paths are aliases", async () => {
   for (const prefix of ['/edit/v1', '/edit/stage', '/stage']) {
     const r = await svc.call('POST', `${prefix}/render`, { body: titleEdit() })
     assert.is(r.status, 201, prefix)
@@ -119,7 +133,7 @@ submit.run()
 
 // ── Reading and isolation ───────────────────────────────────────────────────────────────────
 const read = suite('GET /v1/render/{id}')
-read('another account\'s job is a 404, exactly like a missing one', async () => {
+read("another account's job is a 404, exactly like a missing one", async () => {
   const mine = await svc.call('POST', '/v1/render', { body: titleEdit() })
   const theirs = await svc.call('GET', `/v1/render/${mine.body.jobId}`, { key: svc.sandbox })
   const missing = await svc.call('GET', '/v1/render/00000000-0000-4000-8000-000000000000', { key: svc.sandbox })
@@ -133,7 +147,13 @@ read('unknown routes are a JSON 404; the OpenAPI document covers every route', a
   assert.is(r.body.error.code, 'E_NOT_FOUND')
   const doc = (await svc.call('GET', '/v1/openapi.json', { key: null })).body
   assert.is(doc.openapi, '3.1.0')
-  for (const [path, method] of [['/v1/render', 'post'], ['/v1/render/{id}', 'get'], ['/v1/render/{id}', 'delete'], ['/v1/stitch', 'post'], ['/v1/files/{job}/{name}', 'get']] as const) {
+  for (const [path, method] of [
+    ['/v1/render', 'post'],
+    ['/v1/render/{id}', 'get'],
+    ['/v1/render/{id}', 'delete'],
+    ['/v1/stitch', 'post'],
+    ['/v1/files/{job}/{name}', 'get'],
+  ] as const) {
     assert.ok(doc.paths[path]?.[method], `${method} ${path}`)
   }
   const render = doc.paths['/v1/render'].post
@@ -160,7 +180,10 @@ run('QUEUED → PROCESSING (stages) → COMPLETE, with a downloadable file that 
     await new Promise((r) => setTimeout(r, 10))
   }
   assert.is(done.status, 'COMPLETE', done.error)
-  assert.ok([...seen].some((s) => s.startsWith('PROCESSING:')), [...seen].join(' '))
+  assert.ok(
+    [...seen].some((s) => s.startsWith('PROCESSING:')),
+    [...seen].join(' '),
+  )
   assert.is(done.duration, 2)
   assert.match(done.url, new RegExp(`^http://reelforge\\.test/v1/files/${body.jobId}/`))
   const path = new URL(done.url).pathname
@@ -181,7 +204,7 @@ run('QUEUED → PROCESSING (stages) → COMPLETE, with a downloadable file that 
   assert.is((await worker.app.request(new URL(done.poster).pathname)).headers.get('content-type'), 'image/jpeg')
   assert.is((await worker.app.request('/v1/files/../etc/passwd')).status, 404)
 })
-run('a failing render ends FAILED with the renderer\'s message naming the clip', async () => {
+run("a failing render ends FAILED with the renderer's message naming the clip", async () => {
   const bad = titleEdit() as any
   bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/v1/files/00000000-0000-4000-8000-000000000000/x.png' }, start: 0, length: 1 }] })
   const { body } = await worker.call('POST', '/v1/render', { body: bad })

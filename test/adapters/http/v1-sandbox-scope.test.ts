@@ -36,8 +36,15 @@ renders.after(teardown)
 renders('list, read and cancel reach sandbox renders only; a live render is a 404 like a missing one', async () => {
   const live = (await call('POST', '/v1/render', ctx.svc.live, titleEdit(1))).body.jobId
   const sandbox = (await call('POST', '/v1/render', ctx.sandbox, titleEdit(1))).body.jobId
-  assert.equal((await call('GET', '/v1/render', ctx.sandbox)).body.renders.map((r: { id: string }) => r.id), [sandbox])
-  assert.equal((await call('GET', '/v1/render', ctx.svc.live)).body.renders.map((r: { id: string }) => r.id), [sandbox, live], 'live keys see the account\'s sandbox work too')
+  assert.equal(
+    (await call('GET', '/v1/render', ctx.sandbox)).body.renders.map((r: { id: string }) => r.id),
+    [sandbox],
+  )
+  assert.equal(
+    (await call('GET', '/v1/render', ctx.svc.live)).body.renders.map((r: { id: string }) => r.id),
+    [sandbox, live],
+    "live keys see the account's sandbox work too",
+  )
   notFound(await call('GET', `/v1/render/${MISSING}`, ctx.sandbox), 'missing')
   notFound(await call('GET', `/v1/render/${live}`, ctx.sandbox), 'live render')
   notFound(await call('GET', `/v1/render/${live}?data=true`, ctx.sandbox), 'live render with data')
@@ -54,7 +61,7 @@ renders.run()
 const webhooks = suite('sandbox keys: webhooks')
 webhooks.before(setup)
 webhooks.after(teardown)
-webhooks('the global webhook and the signing secret are the account\'s: 403; reading the webhook is fine', async () => {
+webhooks("the global webhook and the signing secret are the account's: 403; reading the webhook is fine", async () => {
   forbidden(await call('PUT', '/v1/webhooks', ctx.sandbox, hook), 'set the webhook')
   notFound(await call('GET', '/v1/webhooks', ctx.svc.live), 'nothing was set')
   assert.is((await call('PUT', '/v1/webhooks', ctx.svc.live, hook)).status, 200)
@@ -65,7 +72,7 @@ webhooks('the global webhook and the signing secret are the account\'s: 403; rea
   forbidden(await call('POST', '/v1/webhooks/secret', ctx.sandbox), 'rotate the signing secret')
   assert.is(await ctx.svc.webhooks.signingSecret(ctx.svc.liveAccount), ctx.svc.signingSecret, 'the signing secret is unchanged')
 })
-webhooks('an Idempotency-Key cannot replay a live key\'s answer to a sandbox key', async () => {
+webhooks("an Idempotency-Key cannot replay a live key's answer to a sandbox key", async () => {
   const headers = { 'idempotency-key': 'submit-once' }
   const live = await ctx.svc.call('POST', '/v1/render', { key: ctx.svc.live, headers, body: titleEdit(1) })
   assert.is(live.status, 201)
@@ -82,7 +89,10 @@ webhooks('the delivery log and replay: sandbox deliveries only', async () => {
   const liveOne = all.find((d) => d.url.endsWith('/live'))!
   const sandboxOne = all.find((d) => d.url.endsWith('/sandbox'))!
   assert.ok(liveOne && sandboxOne, 'live keys see both')
-  assert.equal((await call('GET', '/v1/webhooks/deliveries', ctx.sandbox)).body.deliveries.map((d: { id: string }) => d.id), [sandboxOne.id])
+  assert.equal(
+    (await call('GET', '/v1/webhooks/deliveries', ctx.sandbox)).body.deliveries.map((d: { id: string }) => d.id),
+    [sandboxOne.id],
+  )
   notFound(await call('POST', `/v1/webhooks/deliveries/${liveOne.id}/replay`, ctx.sandbox), 'replay a live delivery')
   assert.is((await call('POST', `/v1/webhooks/deliveries/${sandboxOne.id}/replay`, ctx.sandbox)).status, 200)
 })
@@ -116,7 +126,10 @@ images('list, read and batches reach sandbox images only', async () => {
   const request = { prompt: 'a red fox', model: 'flux', width: 512, height: 512 }
   const live = (await call('POST', '/v1/ai/image', ctx.svc.live, request)).body.id
   const sandbox = (await call('POST', '/v1/ai/image', ctx.sandbox, request)).body.id
-  assert.equal((await call('GET', '/v1/ai/image', ctx.sandbox)).body.images.map((i: { id: string }) => i.id), [sandbox])
+  assert.equal(
+    (await call('GET', '/v1/ai/image', ctx.sandbox)).body.images.map((i: { id: string }) => i.id),
+    [sandbox],
+  )
   notFound(await call('GET', `/v1/ai/image/${live}`, ctx.sandbox), 'a live image')
   assert.is((await call('GET', `/v1/ai/image/${sandbox}`, ctx.sandbox)).status, 200)
   const liveBatch = (await call('POST', '/v1/ai/image/batch', ctx.svc.live, { requests: [request] })).body.batchId

@@ -10,7 +10,13 @@ const ssrf = suite('SSRF: URLs into private networks are refused')
 ssrf('PUT /v1/webhooks and a render callback pointing at loopback, private or metadata addresses → 400 naming the field', async () => {
   // The default policy: no private network allowed.
   const svc = await testService({ config: { network: {} } })
-  for (const url of ['http://169.254.169.254/latest/meta-data', 'http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]/hook', 'http://10.0.0.5/hook']) {
+  for (const url of [
+    'http://169.254.169.254/latest/meta-data',
+    'http://127.0.0.1:8080/hook',
+    'http://localhost/hook',
+    'http://[::1]/hook',
+    'http://10.0.0.5/hook',
+  ]) {
     const put = await svc.call('PUT', '/v1/webhooks', { body: { url, events: ['render.complete'], secret: SECRET } })
     assert.is(put.status, 400, url)
     assert.is(put.body.error.issues[0].path, 'url')
@@ -39,7 +45,7 @@ ssrf('the webhook sender refuses loopback at connection time (a name that resolv
 })
 ssrf.run()
 
-const isolation = suite('accounts never see each other\'s data')
+const isolation = suite("accounts never see each other's data")
 isolation('every route with an id answers 404 to another account, exactly like a missing id; lists are per account', async () => {
   const svc = await testService({ start: true })
   const other = svc.sandbox // a different account
@@ -70,13 +76,17 @@ isolation('every route with an id answers 404 to another account, exactly like a
   assert.is((await svc.call('GET', `/v1/ai/image/${image.id}`)).status, 404, 'and the other way round')
   assert.is((await svc.call('GET', '/v1/webhooks', { key: other })).status, 404, 'B has no global webhook of its own')
   const log = (await svc.call('GET', '/v1/webhooks/deliveries', { key: other })).body.deliveries as { id: string }[]
-  assert.not.ok(log.some((d) => d.id === delivery), 'A\'s deliveries are not in B\'s log')
-  const walletA = (await svc.call('GET', '/v1/wallet')).body, walletB = (await svc.call('GET', '/v1/wallet', { key: other })).body
+  assert.not.ok(
+    log.some((d) => d.id === delivery),
+    "A's deliveries are not in B's log",
+  )
+  const walletA = (await svc.call('GET', '/v1/wallet')).body,
+    walletB = (await svc.call('GET', '/v1/wallet', { key: other })).body
   assert.is.not(walletA.balance, walletB.balance, 'each account sees its own balance')
   // B's key is a sandbox key, which reads no ledger at all (403); a live key of a third account sees only its own.
   assert.is((await svc.call('GET', '/v1/wallet/ledger', { key: other })).status, 403)
   const ledgerC = (await svc.call('GET', '/v1/wallet/ledger', { key: (await svc.keys.create()).key })).body.entries as { job_id?: string }[]
-  assert.not.ok(JSON.stringify(ledgerC).includes(job), 'A\'s charges are not in another account\'s ledger')
+  assert.not.ok(JSON.stringify(ledgerC).includes(job), "A's charges are not in another account's ledger")
   // The job is still A's and intact after B's DELETE.
   assert.is((await svc.call('GET', `/v1/render/${job}`)).body.status, done.status)
   await svc.close()

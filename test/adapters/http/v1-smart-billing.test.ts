@@ -19,11 +19,36 @@ const title = { type: 'title', text: 'x' }
 /** Each edit lasts 61–63 s, decided by smart timing; the submit-time estimate sees under a minute. */
 const EDITS: [string, () => object][] = [
   // Three clips one after another: 3 × 21 s.
-  ['start: "auto"', () => ({ timeline: { tracks: [{ clips: [1, 2, 3].map(() => ({ asset: { type: 'video', src: media.short }, start: 'auto', length: 21 })) }] }, output })],
+  [
+    'start: "auto"',
+    () => ({ timeline: { tracks: [{ clips: [1, 2, 3].map(() => ({ asset: { type: 'video', src: media.short }, start: 'auto', length: 21 })) }] }, output }),
+  ],
   // A probed length: a 2 s source slowed to 0.0325× lasts 61.5 s; a title runs to the end.
-  ['length: "auto" and "end"', () => ({ timeline: { tracks: [{ clips: [{ asset: title, start: 0, length: 'end' }] }, { clips: [{ asset: { type: 'video', src: media.twoSeconds, speed: 0.0325 }, start: 0, length: 'auto' }] }] }, output })],
+  [
+    'length: "auto" and "end"',
+    () => ({
+      timeline: {
+        tracks: [
+          { clips: [{ asset: title, start: 0, length: 'end' }] },
+          { clips: [{ asset: { type: 'video', src: media.twoSeconds, speed: 0.0325 }, start: 0, length: 'auto' }] },
+        ],
+      },
+      output,
+    }),
+  ],
   // A clip as long as another one: 40 s + the 23 s of "intro".
-  ['alias://', () => ({ timeline: { tracks: [{ clips: [{ alias: 'intro', asset: { type: 'video', src: media.short }, start: 0, length: 23 }] }, { clips: [{ asset: title, start: 40, length: 'alias://intro' }] }] }, output })],
+  [
+    'alias://',
+    () => ({
+      timeline: {
+        tracks: [
+          { clips: [{ alias: 'intro', asset: { type: 'video', src: media.short }, start: 0, length: 23 }] },
+          { clips: [{ asset: title, start: 40, length: 'alias://intro' }] },
+        ],
+      },
+      output,
+    }),
+  ],
 ]
 
 /** A live key on a new account holding exactly `credits`. */
@@ -32,7 +57,8 @@ async function account(svc: TestService, credits: number) {
   await svc.wallet.deposit(record.accountId, credits, 'test funds')
   return { key, accountId: record.accountId }
 }
-const ledger = async (svc: TestService, key: string) => (await svc.call('GET', '/v1/wallet/ledger', { key })).body.entries as { kind: string; amount: number; note: string | null }[]
+const ledger = async (svc: TestService, key: string) =>
+  (await svc.call('GET', '/v1/wallet/ledger', { key })).body.entries as { kind: string; amount: number; note: string | null }[]
 
 const ctx = {} as { svc: TestService }
 const billing = suite('smart-timed renders are charged their real price, resolved before the first frame', ctx)
@@ -57,8 +83,16 @@ for (const [timing, edit] of EDITS) {
     assert.is(done.credits_used, 2)
     assert.equal((await svc.call('GET', '/v1/wallet', { key })).body, { balance: 0, held: 0, available: 0, low_balance_threshold: 100 })
     const entries = await ledger(svc, key)
-    assert.equal(entries.filter((e) => e.kind === 'charge').map((e) => [e.amount, e.note]), [[2, null]], 'charged in full, never "short by"')
-    assert.equal(entries.map((e) => e.kind), ['charge', 'release', 'hold', 'hold', 'deposit'], 'the difference was held once the render was planned')
+    assert.equal(
+      entries.filter((e) => e.kind === 'charge').map((e) => [e.amount, e.note]),
+      [[2, null]],
+      'charged in full, never "short by"',
+    )
+    assert.equal(
+      entries.map((e) => e.kind),
+      ['charge', 'release', 'hold', 'hold', 'deposit'],
+      'the difference was held once the render was planned',
+    )
   })
 
   billing(`${timing}: one credit short → FAILED with E_INSUFFICIENT_CREDITS before rendering; hold released, nothing charged`, async () => {
@@ -74,7 +108,11 @@ for (const [timing, edit] of EDITS) {
     assert.is(failed.progress, 0, 'the render never reached its rendering stage')
     assert.not.ok(existsSync(join(svc.config.dataDir, 'files', submitted.body.jobId)), 'nothing was stored')
     assert.equal((await svc.call('GET', '/v1/wallet', { key })).body, { balance: 1, held: 0, available: 1, low_balance_threshold: 100 })
-    assert.equal((await ledger(svc, key)).map((e) => e.kind), ['release', 'hold', 'deposit'], 'no charge, no second hold')
+    assert.equal(
+      (await ledger(svc, key)).map((e) => e.kind),
+      ['release', 'hold', 'deposit'],
+      'no charge, no second hold',
+    )
   })
 }
 
@@ -98,7 +136,10 @@ billing('settling more than the hold and the balance cover is refused, never cha
   const { accountId } = await account(svc, 1)
   const jobId = crypto.randomUUID()
   await svc.wallet.holdAmount(accountId, jobId, 1)
-  const refused = await svc.wallet.settle(jobId, { seconds: 61, width: 64, height: 36 }).then((charged) => `charged ${charged}`, (e: { code?: string }) => e.code)
+  const refused = await svc.wallet.settle(jobId, { seconds: 61, width: 64, height: 36 }).then(
+    (charged) => `charged ${charged}`,
+    (e: { code?: string }) => e.code,
+  )
   assert.is(refused, 'E_INSUFFICIENT_CREDITS', '2 credits due, 1 held, none available')
   const charges = await svc.db.all(`SELECT amount FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId])
   assert.equal(charges, [], 'no charge was written')
@@ -123,7 +164,11 @@ billing('a finished render the wallet cannot pay in full is FAILED, not COMPLETE
     assert.match(job.error, /^E_INSUFFICIENT_CREDITS: this costs 2 credits; held for it: 1, available: 0/)
     assert.is(job.url, null, 'not delivered')
     assert.equal(await svc.wallet.state(accountId), { balance: 1, held: 0, available: 1, low_balance_threshold: 100 })
-    assert.equal((await ledger(svc, key)).map((e) => e.kind), ['release', 'hold', 'deposit'], 'no charge')
+    assert.equal(
+      (await ledger(svc, key)).map((e) => e.kind),
+      ['release', 'hold', 'deposit'],
+      'no charge',
+    )
   } finally {
     await svc.close()
   }

@@ -12,7 +12,9 @@ const svc = await testService({ start: true, config: { files: { allow: [dir] } }
 test('stitch plays the clips end to end: a 1 s and a 2 s video (trimmed) make a 2.5 s video with sound', async () => {
   const a = await lavfi('testsrc2=s=160x90:r=25:d=1', join(dir, 'a.mp4'), ['-f', 'lavfi', '-i', 'sine=d=1', '-shortest', '-c:v', 'libx264', '-c:a', 'aac'])
   const b = await lavfi('testsrc2=s=160x90:r=25:d=2', join(dir, 'b.mp4'), ['-f', 'lavfi', '-i', 'sine=d=2', '-shortest', '-c:v', 'libx264', '-c:a', 'aac'])
-  const r = await svc.call('POST', '/v1/stitch', { body: { clips: [{ src: a }, { src: b, trim: 0.5 }], output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 25 } } })
+  const r = await svc.call('POST', '/v1/stitch', {
+    body: { clips: [{ src: a }, { src: b, trim: 0.5 }], output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 25 } },
+  })
   assert.is(r.status, 201, JSON.stringify(r.body))
   const done = await svc.waitFor(r.body.jobId, ['COMPLETE', 'FAILED'])
   assert.is(done.status, 'COMPLETE', done.error)
@@ -23,7 +25,10 @@ test('stitch plays the clips end to end: a 1 s and a 2 s video (trimmed) make a 
   writeFileSync(file, Buffer.from(await res.arrayBuffer()))
   const p = await probe(file, { countFrames: true })
   assert.is(p.streams.find((s) => s.type === 'video')!.frames, 63)
-  assert.ok(p.streams.some((s) => s.type === 'audio'), 'sound of the clips')
+  assert.ok(
+    p.streams.some((s) => s.type === 'audio'),
+    'sound of the clips',
+  )
 })
 
 test('stitch bodies are strict: unknown fields and missing clips are 400 with paths', async () => {

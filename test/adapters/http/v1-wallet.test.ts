@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createService } from '../../../adapters/http/create-service.js'
@@ -15,7 +14,8 @@ import { titleEdit, testService } from '../../helpers/service.js'
 
 /** The ledger's own sums, which the wallet totals must equal. */
 async function ledgerTotals(db: Db, account: string) {
-  const sum = async (kinds: string) => (await db.get<{ n: number }>(`SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_ledger WHERE account_id = ? AND kind IN (${kinds})`, [account]))!.n
+  const sum = async (kinds: string) =>
+    (await db.get<{ n: number }>(`SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_ledger WHERE account_id = ? AND kind IN (${kinds})`, [account]))!.n
   return { balance: (await sum("'deposit','refund'")) - (await sum("'charge'")), held: (await sum("'hold'")) - (await sum("'release'")) }
 }
 const countJobs = async (db: Db) => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))!.n
@@ -39,7 +39,10 @@ wallet('deposits need an admin key and emit wallet.deposit', async () => {
   assert.is(ok.status, 201)
   assert.is(ok.body.balance, 100)
   const deliveries = await svc.outbox.list(svc.liveAccount)
-  assert.equal(deliveries.map((d) => [d.event, (d.payload as any).data]), [['wallet.deposit', { amount: 100, balance: 100 }]])
+  assert.equal(
+    deliveries.map((d) => [d.event, (d.payload as any).data]),
+    [['wallet.deposit', { amount: 100, balance: 100 }]],
+  )
   assert.is((await svc.call('POST', '/v1/wallet/deposits', { key: admin, body: { amount: -5 } })).status, 400)
   await svc.close()
 })
@@ -81,7 +84,9 @@ wallet('1,000 concurrent spends leave the exact balance, never a negative one', 
   const w = (await svc.call('GET', '/v1/wallet')).body
   assert.equal(w, { balance: 500, held: 500, available: 0, low_balance_threshold: 100 })
   assert.equal(await ledgerTotals(svc.db, svc.liveAccount), { balance: 500, held: 500 })
-  const negative = await svc.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_ledger WHERE balance_after < 0 OR held_after < 0 OR held_after > balance_after')
+  const negative = await svc.db.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM wallet_ledger WHERE balance_after < 0 OR held_after < 0 OR held_after > balance_after',
+  )
   assert.is(negative!.n, 0)
   await svc.close()
 })
@@ -122,8 +127,16 @@ wallet('wallet.low_balance fires once per crossing, whichever side moved: a rais
   const openai = await fakeOpenAI('#ff0000')
   const svc = await testService({ credits: 0, overrides: { providers: [openaiProvider({ apiKey: 'sk-test', baseUrl: openai.url })] } })
   const admin = (await svc.keys.create({ admin: true })).key
-  const lows = async () => ((await svc.call('GET', '/v1/webhooks/deliveries?event=wallet.low_balance')).body.deliveries as { payload: { data: { balance: number; threshold: number } } }[]).map((d) => d.payload.data)
-  assert.is((await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['wallet.low_balance'], secret: 's'.repeat(24) } })).status, 200)
+  const lows = async () =>
+    (
+      (await svc.call('GET', '/v1/webhooks/deliveries?event=wallet.low_balance')).body.deliveries as {
+        payload: { data: { balance: number; threshold: number } }
+      }[]
+    ).map((d) => d.payload.data)
+  assert.is(
+    (await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['wallet.low_balance'], secret: 's'.repeat(24) } })).status,
+    200,
+  )
   await svc.call('POST', '/v1/wallet/deposits', { key: admin, body: { account_id: svc.liveAccount, amount: 150 } })
   assert.equal(await lows(), [], 'above the threshold: nothing')
   await svc.call('PUT', '/v1/wallet/threshold', { body: { low_balance_threshold: 200 } }) // the threshold moved above the balance
@@ -154,14 +167,26 @@ crash('the job renders again after the restart and is charged exactly once', asy
   const port = 4100 + (process.pid % 800)
   const root = new URL('../../..', import.meta.url).pathname
   const env = { ...process.env, ...(databaseUrl ? { REELFORGE_DATABASE_URL: databaseUrl } : {}) }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/crash-on-settle.ts', data, String(port)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/crash-on-settle.ts', data, String(port)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   await new Promise<void>((r) => child.stdout!.on('data', (d) => /listening/.test(String(d)) && r()))
-  const res = await fetch(`http://127.0.0.1:${port}/v1/render`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(titleEdit(1)) })
+  const res = await fetch(`http://127.0.0.1:${port}/v1/render`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(titleEdit(1)),
+  })
   const { jobId } = (await res.json()) as { jobId: string }
   const exit = await new Promise<string | null>((r) => child.once('exit', (_c, signal) => r(signal)))
   assert.is(exit, 'SIGKILL', 'died inside the settlement')
   const db = await openDatabase(dbTarget(defaultConfig({ dataDir: data, databaseUrl })))
-  assert.is((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))!.n, 0, 'the charge rolled back with the crash')
+  assert.is(
+    (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId]))!.n,
+    0,
+    'the charge rolled back with the crash',
+  )
   await db.close()
   const server = await startServer(defaultConfig({ dataDir: data, databaseUrl, port: 0, leaseMs: 1500 }))
   try {

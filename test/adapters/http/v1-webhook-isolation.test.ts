@@ -11,7 +11,7 @@ import { testService } from '../../helpers/service.js'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const test = suite('webhooks: a receiver that never answers delays only itself')
-test('while a sandbox account\'s endpoint hangs, another account\'s first attempt goes out ≤ 1 s after its event and its retry within 2 s of schedule', async () => {
+test("while a sandbox account's endpoint hangs, another account's first attempt goes out ≤ 1 s after its event and its retry within 2 s of schedule", async () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 1))
   const dead = await startReceiver()
   dead.setHang(true)

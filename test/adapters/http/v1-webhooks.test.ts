@@ -31,7 +31,9 @@ config('invalid URLs and unknown event names are 400 naming the field; the secre
   const badUrl = await svc.call('PUT', '/v1/webhooks', { body: { url: 'not a url', events: ['render.complete'], secret: SECRET } })
   assert.is(badUrl.status, 400)
   assert.ok(badUrl.body.error.issues.some((i: { path: string }) => i.path === 'url'))
-  const badEvent = await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['render.complete', 'render.exploded'], secret: SECRET } })
+  const badEvent = await svc.call('PUT', '/v1/webhooks', {
+    body: { url: 'https://example.com/hook', events: ['render.complete', 'render.exploded'], secret: SECRET },
+  })
   assert.is(badEvent.status, 400)
   assert.ok(badEvent.body.error.issues.some((i: { path: string; message: string }) => i.path === 'events[1]' && /render\.exploded/.test(i.message)))
   const ok = await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['render.complete'], secret: SECRET } })
@@ -48,16 +50,22 @@ config.run()
 
 // ── Delivery ────────────────────────────────────────────────────────────────────────────────
 const delivery = suite('deliveries')
-delivery('a job\'s events reach its callback and the global webhook, signed, in order, with the documented data', async () => {
+delivery("a job's events reach its callback and the global webhook, signed, in order, with the documented data", async () => {
   const rx = await startReceiver()
   const svc = await testService({ start: true })
-  await svc.call('PUT', '/v1/webhooks', { body: { url: `${rx.url}/global`, events: ['render.queued', 'render.processing', 'render.complete'], secret: SECRET } })
+  await svc.call('PUT', '/v1/webhooks', {
+    body: { url: `${rx.url}/global`, events: ['render.queued', 'render.processing', 'render.complete'], secret: SECRET },
+  })
   const { body } = await svc.call('POST', '/v1/render', { body: { ...titleEdit(1), callback: `${rx.url}/callback` } })
   await svc.waitFor(body.jobId, ['COMPLETE'])
   const got = await rx.waitFor(6)
   for (const target of ['/global', '/callback']) {
     const mine = got.filter((r) => r.path === target)
-    assert.equal(mine.map((r) => r.json.event), ['render.queued', 'render.processing', 'render.complete'], target)
+    assert.equal(
+      mine.map((r) => r.json.event),
+      ['render.queued', 'render.processing', 'render.complete'],
+      target,
+    )
     for (const r of mine) {
       const secret = target === '/global' ? SECRET : svc.signingSecret
       assert.ok(verifyWebhook(r.body, r.headers['x-reelforge-signature'] as string, secret), `${target} ${r.json.event} signature`)
@@ -112,9 +120,15 @@ delivery('the retry schedule (30 s, 2 min, 10 min, 1 h, 6 h) then failed, with a
   assert.is(failed.status, 'failed')
   assert.is(failed.attempts, 6)
   assert.is(failed.next_attempt_at, null)
-  assert.equal(failed.attempt_log.map((a) => a.status), [500, 500, 500, 500, 500, 500])
+  assert.equal(
+    failed.attempt_log.map((a) => a.status),
+    [500, 500, 500, 500, 500, 500],
+  )
   const log = await svc.call('GET', '/v1/webhooks/deliveries?status=failed')
-  assert.equal(log.body.deliveries.map((d: { id: string }) => d.id), [id])
+  assert.equal(
+    log.body.deliveries.map((d: { id: string }) => d.id),
+    [id],
+  )
   rx.setStatus(204)
   const replay = await svc.call('POST', `/v1/webhooks/deliveries/${id}/replay`)
   assert.is(replay.status, 200)

@@ -13,7 +13,10 @@ export function ImagesPage() {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<Error>()
   const [made, setMade] = useState<Image>()
-  const gallery = usePoll(() => api<{ images: Image[] }>('GET', '/v1/ai/image?limit=60'), () => null)
+  const gallery = usePoll(
+    () => api<{ images: Image[] }>('GET', '/v1/ai/image?limit=60'),
+    () => null,
+  )
   const styles = IMAGE_STYLES[model]
 
   const generate = async (e: Event) => {
@@ -37,35 +40,61 @@ export function ImagesPage() {
       <h1 id="images-title">Images</h1>
       <form class="stack" onSubmit={generate}>
         <label for="img-prompt">Prompt</label>
-        <textarea id="img-prompt" required maxLength={PROMPT_LIMIT} rows={3} value={prompt} onInput={(e) => setPrompt(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'prompt')} aria-describedby="img-prompt-error" />
+        <textarea
+          id="img-prompt"
+          required
+          maxLength={PROMPT_LIMIT}
+          rows={3}
+          value={prompt}
+          onInput={(e) => setPrompt(e.currentTarget.value)}
+          aria-invalid={fieldInvalid(error, 'prompt')}
+          aria-describedby="img-prompt-error"
+        />
         <FieldError error={error} path="prompt" id="img-prompt-error" />
         <div class="row">
           <label>
             Model
             <select value={model} onChange={(e) => setModel(e.currentTarget.value as ImageModel)}>
-              {IMAGE_MODELS.map((m) => <option value={m}>{m}</option>)}
+              {IMAGE_MODELS.map((m) => (
+                <option value={m}>{m}</option>
+              ))}
             </select>
           </label>
           <label>
             Size
             <select value={size} onChange={(e) => setSize(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'width')} aria-describedby="img-size-error">
-              {IMAGE_SIZES.map((s) => <option value={s}>{s.replace('x', ' × ')}</option>)}
+              {IMAGE_SIZES.map((s) => (
+                <option value={s}>{s.replace('x', ' × ')}</option>
+              ))}
             </select>
           </label>
           <label>
             Style
-            <select value={styles.includes(style) ? style : 'natural'} onChange={(e) => setStyle(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'style')} aria-describedby="img-style-error">
-              {styles.map((s) => <option value={s}>{s}</option>)}
+            <select
+              value={styles.includes(style) ? style : 'natural'}
+              onChange={(e) => setStyle(e.currentTarget.value)}
+              aria-invalid={fieldInvalid(error, 'style')}
+              aria-describedby="img-style-error"
+            >
+              {styles.map((s) => (
+                <option value={s}>{s}</option>
+              ))}
             </select>
           </label>
         </div>
         <FieldError error={error} path="width" id="img-size-error" />
         <FieldError error={error} path="style" id="img-style-error" />
         <div class="toolbar">
-          <button type="submit" disabled={busy}>{busy ? 'Generating…' : 'Generate'}</button>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Generating…' : 'Generate'}
+          </button>
         </div>
         {error && (!(error instanceof ApiError) || !error.issues.length || unplaced) && <IssueList error={error} />}
-        {made && <Notice>Made image {made.id.slice(0, 8)} with {made.provider ?? made.model} ({credits(made.credits_used)} credits).</Notice>}
+        {made && (
+          <Notice>
+            Made image {made.id.slice(0, 8)} with {made.provider ?? made.model} ({credits(made.credits_used)} credits).
+          </Notice>
+        )}
       </form>
       <h2>Gallery</h2>
       <Notice error={gallery.error} />
@@ -74,8 +103,22 @@ export function ImagesPage() {
         {gallery.data?.images.map((img) => (
           <li data-image={img.id}>
             <figure>
-              {img.url ? <a href={img.url}><img src={img.url} alt={`image ${img.id.slice(0, 8)} by ${img.model}`} loading="lazy" width={img.width} height={img.height} /></a> : <div class="placeholder">{img.status}</div>}
-              <figcaption>{img.model} · {img.width}×{img.height} · {when(img.created_at)}{img.error && <> · <span class="error">{img.error}</span></>}</figcaption>
+              {img.url ? (
+                <a href={img.url}>
+                  <img src={img.url} alt={`${img.model} result ${img.id.slice(0, 8)}`} loading="lazy" width={img.width} height={img.height} />
+                </a>
+              ) : (
+                <div class="placeholder">{img.status}</div>
+              )}
+              <figcaption>
+                {img.model} · {img.width}×{img.height} · {when(img.created_at)}
+                {img.error && (
+                  <>
+                    {' '}
+                    · <span class="error">{img.error}</span>
+                  </>
+                )}
+              </figcaption>
             </figure>
           </li>
         ))}

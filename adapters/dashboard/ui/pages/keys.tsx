@@ -18,7 +18,9 @@ export function KeysPage({ me }: { me: Me }) {
     return (
       <section aria-labelledby="keys-title">
         <h1 id="keys-title">Keys</h1>
-        <p>Managing keys needs an admin key. Sign in with one, or run <code>reelforge keys create --admin</code> on the server.</p>
+        <p>
+          Managing keys needs an admin key. Sign in with one, or run <code>reelforge keys create --admin</code> on the server.
+        </p>
       </section>
     )
   }
@@ -26,7 +28,10 @@ export function KeysPage({ me }: { me: Me }) {
 }
 
 function KeyAdmin({ me }: { me: Me }) {
-  const keys = usePoll(() => api<{ keys: Key[] }>('GET', '/v1/keys'), () => null)
+  const keys = usePoll(
+    () => api<{ keys: Key[] }>('GET', '/v1/keys'),
+    () => null,
+  )
   const [sandbox, setSandbox] = useState(false)
   const [admin, setAdmin] = useState(false)
   const [sameAccount, setSameAccount] = useState(true)
@@ -60,31 +65,72 @@ function KeyAdmin({ me }: { me: Me }) {
       <h1 id="keys-title">Keys</h1>
       <form class="stack card" onSubmit={create} aria-labelledby="new-key-title">
         <h2 id="new-key-title">New key</h2>
-        <label class="check"><input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.currentTarget.checked)} /> Sandbox (free, watermarked renders)</label>
-        <label class="check"><input type="checkbox" checked={admin} onChange={(e) => setAdmin(e.currentTarget.checked)} /> Admin</label>
-        <label class="check"><input type="checkbox" checked={sameAccount} onChange={(e) => setSameAccount(e.currentTarget.checked)} /> For this account (otherwise a new account)</label>
-        <div class="toolbar"><button type="submit">Create key</button></div>
+        <label class="check">
+          <input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.currentTarget.checked)} /> Sandbox (free, watermarked renders)
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={admin} onChange={(e) => setAdmin(e.currentTarget.checked)} /> Admin
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={sameAccount} onChange={(e) => setSameAccount(e.currentTarget.checked)} /> For this account (otherwise a new account)
+        </label>
+        <div class="toolbar">
+          <button type="submit">Create key</button>
+        </div>
         {created && (
           <div class="notice" role="status">
             <p>New key — copy it now, it is not shown again:</p>
-            <p><code class="secret" data-testid="new-key">{created.key}</code></p>
-            {created.signing_secret && <p>Callback signing secret of the new account: <code class="secret">{created.signing_secret}</code></p>}
+            <p>
+              <code class="secret" data-testid="new-key">
+                {created.key}
+              </code>
+            </p>
+            {created.signing_secret && (
+              <p>
+                Callback signing secret of the new account: <code class="secret">{created.signing_secret}</code>
+              </p>
+            )}
           </div>
         )}
       </form>
       <IssueList error={error ?? keys.error} />
       <Notice>{note}</Notice>
       <table class="cards">
-        <thead><tr><th scope="col">Key</th><th scope="col">Account</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Account</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Created</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {keys.data?.keys.map((k) => (
             <tr data-key={k.id}>
-              <td data-label="Key"><code>{k.prefix}…</code>{k.id === me.key_id && ' (this key)'}</td>
-              <td data-label="Account"><code>{k.account_id.slice(0, 8)}</code></td>
-              <td data-label="Kind">{k.sandbox ? 'sandbox' : 'live'}{k.admin ? ', admin' : ''}</td>
+              <td data-label="Key">
+                <code>{k.prefix}…</code>
+                {k.id === me.key_id && ' (this key)'}
+              </td>
+              <td data-label="Account">
+                <code>{k.account_id.slice(0, 8)}</code>
+              </td>
+              <td data-label="Kind">
+                {k.sandbox ? 'sandbox' : 'live'}
+                {k.admin ? ', admin' : ''}
+              </td>
               <td data-label="Created">{when(k.created_at)}</td>
               <td data-label="State">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'}</td>
-              <td data-label="Actions">{!k.revoked_at && k.id !== me.key_id && <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke key ${k.prefix}`}>Revoke</button>}</td>
+              <td data-label="Actions">
+                {!k.revoked_at && k.id !== me.key_id && (
+                  <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke key ${k.prefix}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

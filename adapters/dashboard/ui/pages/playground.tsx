@@ -9,7 +9,16 @@ const EXAMPLE = {
     background: '#1a1a2e',
     tracks: [
       { clips: [{ asset: { type: 'title', text: 'Hello from the playground', style: 'minimal' }, start: 0, length: 2, transition: { in: 'fade' } }] },
-      { clips: [{ asset: { type: 'html', html: '<p>reelforge</p>', css: 'p { color: #f0c040; font-size: 40px; }', width: 400, height: 80 }, start: 0, length: 2, position: 'bottom' }] },
+      {
+        clips: [
+          {
+            asset: { type: 'html', html: '<p>reelforge</p>', css: 'p { color: #f0c040; font-size: 40px; }', width: 400, height: 80 },
+            start: 0,
+            length: 2,
+            position: 'bottom',
+          },
+        ],
+      },
     ],
   },
   output: { format: 'mp4', resolution: 'preview' },
@@ -73,6 +82,7 @@ export function PlaygroundPage() {
   const submit = async (e: Event) => {
     e.preventDefault()
     setSubmitError(undefined)
+    // biome-ignore lint/suspicious/noExplicitAny: a user's edit, validated by the server
     let edit: any
     try {
       edit = JSON.parse(text)
@@ -107,7 +117,13 @@ export function PlaygroundPage() {
             {lines.map((l, n) => (
               <div class={byLine.has(n + 1) ? 'line bad' : 'line'}>
                 <span class="ghost">{l || ' '}</span>
-                {byLine.get(n + 1)?.map((i) => <span class="inline-issue">{'  ⚠ '}{i.path ? `${i.path}: ` : ''}{i.message}</span>)}
+                {byLine.get(n + 1)?.map((i) => (
+                  <span class="inline-issue">
+                    {'  ⚠ '}
+                    {i.path ? `${i.path}: ` : ''}
+                    {i.message}
+                  </span>
+                ))}
               </div>
             ))}
           </div>
@@ -144,8 +160,12 @@ export function PlaygroundPage() {
           <label class="check">
             <input type="checkbox" checked={preview} onChange={(e) => setPreview(e.currentTarget.checked)} /> Render at preview resolution
           </label>
-          <button type="button" onClick={() => setText(JSON.stringify(EXAMPLE, null, 2))}>Reset example</button>
-          <button type="submit" disabled={submitting}>{submitting ? 'Submitting…' : 'Render'}</button>
+          <button type="button" onClick={() => setText(JSON.stringify(EXAMPLE, null, 2))}>
+            Reset example
+          </button>
+          <button type="submit" disabled={submitting}>
+            {submitting ? 'Submitting…' : 'Render'}
+          </button>
         </div>
         <Notice error={submitError} />
       </form>

@@ -20,8 +20,14 @@ interface Entry {
 
 /** Wallet: balance, held and available credits, the ledger, the low-balance threshold (and deposits for admin keys). */
 export function WalletPage({ me }: { me: Me }) {
-  const wallet = usePoll(() => api<WalletState>('GET', '/v1/wallet'), () => 5000)
-  const ledger = usePoll(() => api<{ entries: Entry[] }>('GET', '/v1/wallet/ledger?limit=100'), () => 5000)
+  const wallet = usePoll(
+    () => api<WalletState>('GET', '/v1/wallet'),
+    () => 5000,
+  )
+  const ledger = usePoll(
+    () => api<{ entries: Entry[] }>('GET', '/v1/wallet/ledger?limit=100'),
+    () => 5000,
+  )
   const [threshold, setThreshold] = useState('')
   const [amount, setAmount] = useState('')
   const [error, setError] = useState<Error>()
@@ -45,23 +51,50 @@ export function WalletPage({ me }: { me: Me }) {
       <Notice error={wallet.error ?? ledger.error} />
       {w && (
         <dl class="facts big">
-          <dt>Balance</dt><dd data-testid="balance">{credits(w.balance)}</dd>
-          <dt>Held by running jobs</dt><dd>{credits(w.held)}</dd>
-          <dt>Available</dt><dd>{credits(w.available)}</dd>
-          <dt>Low-balance threshold</dt><dd>{credits(w.low_balance_threshold)}</dd>
+          <dt>Balance</dt>
+          <dd data-testid="balance">{credits(w.balance)}</dd>
+          <dt>Held by running jobs</dt>
+          <dd>{credits(w.held)}</dd>
+          <dt>Available</dt>
+          <dd>{credits(w.available)}</dd>
+          <dt>Low-balance threshold</dt>
+          <dd>{credits(w.low_balance_threshold)}</dd>
         </dl>
       )}
       <div class="row">
         <form class="stack card" onSubmit={(e) => send(e, 'PUT', '/v1/wallet/threshold', { low_balance_threshold: Number(threshold) }, 'Threshold saved.')}>
           <label for="threshold">Low-balance threshold (credits)</label>
-          <input id="threshold" type="number" min={0} step="any" required value={threshold} onInput={(e) => setThreshold(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'low_balance_threshold')} aria-describedby="threshold-error" />
+          <input
+            id="threshold"
+            type="number"
+            min={0}
+            step="any"
+            required
+            value={threshold}
+            onInput={(e) => setThreshold(e.currentTarget.value)}
+            aria-invalid={fieldInvalid(error, 'low_balance_threshold')}
+            aria-describedby="threshold-error"
+          />
           <FieldError error={error} path="low_balance_threshold" id="threshold-error" />
           <button type="submit">Set threshold</button>
         </form>
         {me.admin && (
-          <form class="stack card" onSubmit={(e) => send(e, 'POST', '/v1/wallet/deposits', { amount: Number(amount), note: 'dashboard deposit' }, 'Credits added.')}>
+          <form
+            class="stack card"
+            onSubmit={(e) => send(e, 'POST', '/v1/wallet/deposits', { amount: Number(amount), note: 'dashboard deposit' }, 'Credits added.')}
+          >
             <label for="deposit">Add credits to this account (admin)</label>
-            <input id="deposit" type="number" min={0} step="any" required value={amount} onInput={(e) => setAmount(e.currentTarget.value)} aria-invalid={fieldInvalid(error, 'amount')} aria-describedby="deposit-error" />
+            <input
+              id="deposit"
+              type="number"
+              min={0}
+              step="any"
+              required
+              value={amount}
+              onInput={(e) => setAmount(e.currentTarget.value)}
+              aria-invalid={fieldInvalid(error, 'amount')}
+              aria-describedby="deposit-error"
+            />
             <FieldError error={error} path="amount" id="deposit-error" />
             <button type="submit">Deposit</button>
           </form>
@@ -72,7 +105,15 @@ export function WalletPage({ me }: { me: Me }) {
       {ledger.data && !ledger.data.entries.length && <p>No entries yet.</p>}
       {ledger.data && ledger.data.entries.length > 0 && (
         <table class="cards">
-          <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Amount</th><th scope="col">Balance after</th><th scope="col">Job / note</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Balance after</th>
+              <th scope="col">Job / note</th>
+            </tr>
+          </thead>
           <tbody>
             {ledger.data.entries.map((e) => (
               <tr>
@@ -80,7 +121,14 @@ export function WalletPage({ me }: { me: Me }) {
                 <td data-label="Kind">{e.kind}</td>
                 <td data-label="Amount">{credits(e.amount)}</td>
                 <td data-label="Balance after">{credits(e.balance_after)}</td>
-                <td data-label="Job / note">{e.job_id ? <a href={`#/renders/${e.job_id}`}><code>{e.job_id.slice(0, 8)}</code></a> : null} {e.note}</td>
+                <td data-label="Job / note">
+                  {e.job_id ? (
+                    <a href={`#/renders/${e.job_id}`}>
+                      <code>{e.job_id.slice(0, 8)}</code>
+                    </a>
+                  ) : null}{' '}
+                  {e.note}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,74 @@
+import type { H3Event } from 'h3'
+import { applyMerge } from '../../../core/index.js'
+import type { Principal } from '../../../service/accounts/keys.js'
+import { findRender } from '../../../service/jobs/manage.js'
+import type { Job } from '../../../service/jobs/store.js'
+import { submitJob } from '../../../service/jobs/submit.js'
+import { probeUrl } from '../../../service/probe.js'
+import { readJson } from '../body.js'
+import { ok, SHOTSTACK_JOB, shotstackStatus } from './envelope.js'
+import type { ShotstackDeps, ShotstackRoute } from './mount.js'
+import { templateRoutes } from './template-routes.js'
+
+const param = (event: H3Event, name: string) => event.context.params?.[name] ?? ''
+const flag = (event: H3Event, name: string) => new URL(event.req.url).searchParams.get(name)
+
+/** Shotstack's Edit API: render, render status, templates and probe. */
+export function editRoutes(d: ShotstackDeps): ShotstackRoute[] {
+  return [
+    {
+      method: 'post',
+      api: 'edit',
+      path: '/render',
+      handler: async (event, caller) => {
+        const { job } = await submitJob(d, caller, 'render', await readJson(event, d.config.limits.bodyBytes), SHOTSTACK_JOB)
+        return ok({ message: 'Render Successfully Queued', id: job.id }, 201)
+      },
+    },
+    {
+      method: 'get',
+      api: 'edit',
+      path: '/render/:id',
+      handler: async (event, caller) => {
+        const job = await findRender(d, caller, param(event, 'id'))
+        // `data` is still on by default at Shotstack (deprecated); `merged` gives the edit with its merge applied.
+        const merged = flag(event, 'merged') === 'true'
+        const data = merged || flag(event, 'data') !== 'false'
+        return ok(renderData(job, caller, data ? (merged ? mergedEdit(job.request) : job.request) : undefined))
+      },
+    },
+    {
+      method: 'get',
+      api: 'edit',
+      path: '/probe/:url',
+      handler: async (event) => ok(await probeUrl(d, decodeURIComponent(param(event, 'url')))),
+    },
+    ...templateRoutes(d),
+  ]
+}
+
+/** `RenderResponseData` of Shotstack's OpenAPI. */
+export function renderData(job: Job, caller: Principal, data?: unknown) {
+  const done = job.status === 'COMPLETE'
+  return {
+    id: job.id,
+    owner: job.accountId,
+    plan: caller.sandbox ? 'sandbox' : 'production',
+    status: shotstackStatus(job.status, job.stage),
+    error: job.error ?? '',
+    duration: job.duration ?? undefined,
+    // From submission to completion: reelforge does not keep the render's own time apart.
+    renderTime: job.completedAt ? Date.parse(job.completedAt) - Date.parse(job.createdAt) : undefined,
+    url: done ? job.url : undefined,
+    poster: done ? job.poster : null,
+    thumbnail: done ? job.thumbnail : null,
+    ...(data !== undefined ? { data } : {}),
+    created: job.createdAt,
+    updated: job.updatedAt,
+  }
+}
+
+function mergedEdit(request: unknown): unknown {
+  const { merge, ...rest } = request as { merge?: { find: string; replace: unknown }[] }
+  return applyMerge(rest, merge).value
+}

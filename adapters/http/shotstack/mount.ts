@@ -1,0 +1,44 @@
+import type { H3, H3Event } from 'h3'
+import type { Principal } from '../../../service/accounts/keys.js'
+import type { Application } from '../../../service/compose.js'
+import { type ShotstackEnv, shotstackCaller } from './auth.js'
+import { editRoutes } from './edit-routes.js'
+import { toFailure } from './envelope.js'
+import { ingestRoutes, serveRoutes } from './serve-routes.js'
+
+/** What Shotstack's surface uses of the application. */
+export type ShotstackDeps = Omit<Application, 'start' | 'stop' | 'close'>
+
+/** One of Shotstack's operations, under `/{api}/{env}{path}` for both environments. */
+export interface ShotstackRoute {
+  method: 'get' | 'post' | 'put' | 'delete'
+  api: 'edit' | 'serve' | 'ingest'
+  path: string
+  handler: (event: H3Event, caller: Principal, env: ShotstackEnv) => Promise<Response>
+}
+
+/**
+ * Adds Shotstack's wire protocol (Edit, Serve and Ingest APIs, `x-api-key`) beside /v1, for `serve --shotstack`.
+ * The Edit API also answers under the legacy `/stage` base older clients use (`/v1/…` stays reelforge's own).
+ * Every answer, refusals included, is in Shotstack's shape; nothing here reaches /v1's error handler.
+ */
+export function mountShotstack(app: H3, d: ShotstackDeps): void {
+  const routes = [...editRoutes(d), ...serveRoutes(d), ...ingestRoutes()]
+  for (const env of ['v1', 'stage'] as const)
+    for (const r of routes) {
+      const paths = [`/${r.api}/${env}${r.path}`, ...(r.api === 'edit' && env === 'stage' ? [`/stage${r.path}`] : [])]
+      for (const path of paths) app[r.method](path, guarded(r, env, d))
+    }
+}
+
+function guarded(r: ShotstackRoute, env: ShotstackEnv, d: ShotstackDeps) {
+  return async (event: H3Event): Promise<Response> => {
+    try {
+      const caller = await shotstackCaller(event, d.keys, env)
+      if (caller instanceof Response) return caller
+      return await r.handler(event, caller, env)
+    } catch (e) {
+      return toFailure(e, `${r.method.toUpperCase()} ${new URL(event.req.url).pathname}`)
+    }
+  }
+}

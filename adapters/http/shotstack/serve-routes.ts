@@ -1,0 +1,66 @@
+import type { H3Event } from 'h3'
+import type { ServedAsset } from '../../../service/assets/served.js'
+import { failure, json } from './envelope.js'
+import type { ShotstackDeps, ShotstackRoute } from './mount.js'
+
+const id = (event: H3Event) => event.context.params?.id ?? ''
+
+/** `AssetResponseData` of Shotstack's Serve API. */
+const assetData = (a: ServedAsset) => ({
+  type: 'asset',
+  attributes: {
+    id: a.id,
+    owner: a.accountId,
+    region: 'local',
+    renderId: a.renderId,
+    providerId: a.id,
+    filename: a.filename,
+    url: a.status === 'ready' ? a.url : undefined,
+    status: a.status,
+    created: a.createdAt,
+    updated: a.updatedAt,
+  },
+})
+
+/** Shotstack's Serve API over finished renders' files (service/assets/served.ts). */
+export function serveRoutes(d: ShotstackDeps): ShotstackRoute[] {
+  return [
+    {
+      method: 'get',
+      api: 'serve',
+      path: '/assets/:id',
+      handler: async (event, caller) => json(200, { data: assetData(await d.served.get(caller, id(event))) }),
+    },
+    {
+      method: 'get',
+      api: 'serve',
+      path: '/assets/render/:id',
+      handler: async (event, caller) => json(200, { data: (await d.served.ofRender(caller, id(event))).map(assetData) }),
+    },
+    {
+      method: 'delete',
+      api: 'serve',
+      path: '/assets/:id',
+      handler: async (event, caller) => {
+        await d.served.remove(caller, id(event))
+        return json(204, null)
+      },
+    },
+    unsupported('post', 'serve', '/assets', 'transfers to other destinations'),
+  ]
+}
+
+/** Shotstack's Ingest API: sources and uploads arrive with reelforge's asset hosting; until then, a 501. */
+export function ingestRoutes(): ShotstackRoute[] {
+  return [
+    unsupported('post', 'ingest', '/sources', 'ingesting sources'),
+    unsupported('get', 'ingest', '/sources', 'ingesting sources'),
+    unsupported('get', 'ingest', '/sources/:id', 'ingesting sources'),
+    unsupported('delete', 'ingest', '/sources/:id', 'ingesting sources'),
+    unsupported('post', 'ingest', '/upload', 'direct uploads'),
+  ]
+}
+
+function unsupported(method: ShotstackRoute['method'], api: ShotstackRoute['api'], path: string, what: string): ShotstackRoute {
+  return { method, api, path, handler: async () => failure(501, `${what} is not supported by this server yet`) }
+}
