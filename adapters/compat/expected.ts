@@ -24,13 +24,8 @@ async function naturalDuration(asset: Record<string, any>): Promise<number | und
   return undefined
 }
 
-/**
- * The duration the output should have: the timeline's end (or `output.range`), rounded to whole frames.
- * Undefined for still formats, which have none.
- */
-export async function expectedDuration(edit: ValidEdit): Promise<number | undefined> {
-  const output = edit.output as Record<string, any>
-  if (STILL_FORMATS.has(output.format)) return undefined
+/** Every clip's resolved start and length, in timeline order, as `resolveTiming` gives them. */
+export async function clipTimings(edit: ValidEdit): Promise<{ path: string; start: number; length: number }[]> {
   const clips = await Promise.all(
     edit.timeline.tracks.flatMap((track, t) =>
       track.clips.map(async (clip, c) => ({
@@ -43,8 +38,17 @@ export async function expectedDuration(edit: ValidEdit): Promise<number | undefi
       })),
     ),
   )
-  const timing = resolveTiming(clips)
-  const seconds = Math.max(0, ...timing.map((x) => x.start + x.length))
+  return resolveTiming(clips).map((x, i) => ({ path: clips[i]!.path, ...x }))
+}
+
+/**
+ * The duration the output should have: the timeline's end (or `output.range`), rounded to whole frames.
+ * Undefined for still formats, which have none.
+ */
+export async function expectedDuration(edit: ValidEdit): Promise<number | undefined> {
+  const output = edit.output as Record<string, any>
+  if (STILL_FORMATS.has(output.format)) return undefined
+  const seconds = Math.max(0, ...(await clipTimings(edit)).map((x) => x.start + x.length))
   const fps = Number(output.fps ?? 25)
   // Whole frames, as any encoder must write them: the range's first and last frame are rounded too.
   const total = Math.round(seconds * fps)

@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import { createReadStream } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
-import { familyKey, probe, RenderError, splitWeightName, type Edit, type Warning } from '../../core/index.js'
+import { probe, RenderError, type Edit, type Warning } from '../../core/index.js'
 import { createRenderer } from '../../index.js'
 import { expectedDuration } from './expected.js'
-import { fontFor, previewOutput, rewriteSources, unwrap, type Replacement, type ServeStandIn } from './rewrite.js'
-import { standIn } from './standins.js'
+import { checkLayout, type LayoutCheck } from './layout.js'
+import { createProber } from './probe.js'
+import { previewOutput, rewriteSources, unwrap } from './rewrite.js'
+import { standInServer } from './server.js'
+import { causeOf } from './warnings.js'
 
 export interface CompatOptions {
   /** Folder of `.json` edits. */
@@ -21,6 +22,15 @@ export interface CompatOptions {
   outDir?: string
   /** Where generated stand-in media are cached between runs. */
   standInDir?: string
+  /**
+   * Sign of `offset.y` the edits are rendered with. Default `up`: they are Shotstack edits, and Shotstack counts
+   * y upwards. `down` (the seed's convention) exists to prove the layout check catches a flipped axis.
+   */
+  yAxis?: 'up' | 'down'
+  /** Probe every clip with an offset for the side it is drawn on (default true; it roughly doubles the run). */
+  layout?: boolean
+  /** Write each layout probe's frame as a PNG under `<outDir>/probes/<file>/` (default false). */
+  saveProbes?: boolean
   /** Called as each file finishes. */
   onResult?: (result: CompatResult) => void
 }
@@ -48,13 +58,20 @@ export interface CompatResult {
   /** How many sources stand-ins replaced. */
   replaced: number
   output?: string
+  /** The layout check (absent when it did not run: the option is off, or the edit did not render). */
+  layout?: LayoutCheck
   ms: number
 }
+
+/** A file passes when it was accepted, rendered, timed to a frame and every offset clip landed on its side. */
+export const passed = (r: CompatResult): boolean =>
+  r.accepted && r.rendered && !r.error && (r.expected === undefined || (r.frameError ?? Infinity) <= 1) && !r.layout?.failed.length
 
 /**
  * Renders every edit in a folder the way a user's existing Shotstack edits would be: the edit as written
  * is validated, its remote media are swapped for generated stand-ins served from a loopback server, it is
- * rendered, and the file's duration is compared with the timeline's.
+ * rendered, the file's duration is compared with the timeline's, and clips with an offset are probed for the
+ * side they are drawn on (`layout.ts`).
  */
 export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
   const files = (opts.files ?? readdirSync(opts.dir).filter((f) => f.endsWith('.json'))).sort()
@@ -63,7 +80,9 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
   await mkdir(outDir, { recursive: true })
   const { server, serve } = await standInServer(standIns)
   // The stand-in server is on loopback, so the SSRF guard lets loopback through for this run.
-  const renderer = createRenderer({ cacheDir: join(outDir, 'cache'), network: { allow: ['127.0.0.0/8', '::1'] } })
+  const common = { yAxis: opts.yAxis ?? 'up', cacheDir: join(outDir, 'cache'), network: { allow: ['127.0.0.0/8', '::1'] } } as const
+  const renderer = createRenderer(common)
+  const prober = createProber({ ...common, save: opts.saveProbes })
   const results: CompatResult[] = []
   try {
     for (const file of files) {
@@ -104,46 +123,12 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
       result.warnings = render.warnings.map((w) => ({ ...w, cause: causeOf(w, replaced) }))
       result.actual = await fileDuration(render.path)
       if (result.expected !== undefined && result.actual !== undefined) result.frameError = Math.abs(result.actual - result.expected) * result.fps
+      if (opts.layout !== false) result.layout = await checkLayout(prober, offline, valid, join(outDir, 'probes', basename(file, '.json')))
     } catch (e) {
       result.error = message(e)
     }
     return done()
   }
-}
-
-/** Warnings the runner expects, by what causes them; anything else is unexplained. */
-const LIMITS: [RegExp, string][] = [
-  [/merge field .* has no value/, 'template placeholder the file leaves unfilled'],
-  [/speech-to-text|music provider|AI video provider|video generation needs|rendered statically/, 'documented limitation: no such service offline'],
-]
-
-/** Families Shotstack supplies itself (SHOTSTACK.md §2): a missing one of these is our gap, never the edit's. */
-const SHOTSTACK_FONTS = [
-  'Arapey',
-  'Clear Sans',
-  'Didact Gothic',
-  'Montserrat',
-  'Movlette',
-  'NotoEmoji',
-  'Open Sans',
-  'Permanent Marker',
-  'Roboto',
-  'Sue Ellen Francisco',
-  'Uni Neue',
-  'Work Sans',
-].map(familyKey)
-
-function causeOf(w: Warning, replaced: Replacement[]): string | undefined {
-  const font = /^font "([^"]+)" is not available/.exec(w.message)?.[1]
-  if (font) {
-    // The edit brought this family as a font file, which the offline run replaced with a built-in one.
-    const family = familyKey(splitWeightName(font).family)
-    const brought = replaced.some((r) => r.kind === 'font' && familyKey(decodeURIComponent(r.from.split(/[?#]/)[0]!.split('/').pop() ?? '')).startsWith(family))
-    if (brought) return "the edit's font file was replaced by a stand-in"
-    // Neither the edit (no fonts[] entry) nor Shotstack supplies it: falling back is the right behaviour.
-    return SHOTSTACK_FONTS.includes(family) ? undefined : 'the edit names a font that neither it nor Shotstack supplies'
-  }
-  return LIMITS.find(([re]) => re.test(w.message))?.[1]
 }
 
 const message = (e: unknown) => (e instanceof RenderError ? `${e.code}: ${e.message}` : (e as Error).message)
@@ -155,31 +140,4 @@ async function fileDuration(path: string): Promise<number | undefined> {
   if (path.endsWith('.gif')) return info.duration
   if (video?.frames && video.fps) return video.frames / video.fps
   return info.streams.find((s) => s.type === 'audio')?.duration ?? info.duration
-}
-
-/** A loopback server for the stand-ins; `serve` names one and returns its URL. */
-async function standInServer(dir: string): Promise<{ server: Server; serve: ServeStandIn }> {
-  const files = new Map<string, () => Promise<string>>()
-  const server = createServer((req, res) => {
-    const make = files.get(req.url ?? '')
-    if (!make) return res.writeHead(404).end()
-    make().then(
-      (path) => {
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        createReadStream(path).pipe(res)
-      },
-      (e: Error) => res.writeHead(500).end(e.message),
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  const serve: ServeStandIn = (kind, ext, from) => {
-    const path = kind === 'font' ? `/standin/font/${basename(fontFor(from))}` : `/standin/${kind}.${ext}`
-    if (!files.has(path)) {
-      let pending: Promise<string> | undefined
-      files.set(path, () => (pending ??= kind === 'font' ? Promise.resolve(fontFor(from)) : standIn(dir, kind, ext)))
-    }
-    return `http://127.0.0.1:${port}${path}`
-  }
-  return { server, serve }
 }
