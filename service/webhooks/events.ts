@@ -61,7 +61,9 @@ export class Webhooks {
   private subscribe(events: JobEvents, wallet: Wallet): void {
     const balance = async (job: Job) => (await wallet.state(job.accountId)).balance
     // A job from Shotstack's surface gets Shotstack's callback body, and only when it ends.
-    const of = (job: Job) => ({ sandbox: job.sandbox, callbackBody: job.api === 'shotstack' ? shotstackCallback(job) : undefined })
+    const of = (job: Job) => ({ sandbox: job.sandbox })
+    // Built only when a render ends: Shotstack's jobs hear nothing earlier, so earlier events would waste it.
+    const ended = (job: Job) => ({ ...of(job), callbackBody: job.api === 'shotstack' ? shotstackCallback(job) : undefined })
     const cb = (job: Job, event: string) => (callbackHears(job, event) ? job.callback : null)
     events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, cb(job, 'render.queued'), of(job)))
     events.on('render.processing', (job) =>
@@ -82,7 +84,7 @@ export class Webhooks {
           wallet_balance: await balance(job),
         },
         job.callback,
-        of(job),
+        ended(job),
       ),
     )
     events.on('render.failed', async (job) =>
@@ -91,7 +93,7 @@ export class Webhooks {
         'render.failed',
         { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) },
         job.callback,
-        of(job),
+        ended(job),
       ),
     )
     wallet.listen({
