@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { runFfmpeg } from '../core/index.js'
+import { ffmpegArgs, runFfmpeg } from '../core/index.js'
 import { slideshowMedia } from './lib/media.js'
 
 /**
@@ -22,54 +22,13 @@ async function mixedMedia(dir: string, seconds: number, second: SecondVideo) {
   const sources = ['testsrc2=s=1920x1080:r=30:d=16', SECOND[second].lavfi]
   for (const [i, v] of videos.entries()) {
     if (!existsSync(v))
-      await runFfmpeg([
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        sources[i]!,
-        '-f',
-        'lavfi',
-        '-i',
-        `sine=frequency=${330 + 110 * i}:duration=16`,
-        '-t',
-        '16',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '20',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        '-shortest',
-        v,
-      ])
+      await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i ${sources[i]!} -f lavfi -i sine=frequency=${330 + 110 * i}:duration=16
+        -t 16 -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p -c:a aac -shortest ${v}`)
   }
   const music = join(dir, `music-${seconds}.m4a`)
   if (!existsSync(music))
-    await runFfmpeg([
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `sine=frequency=220:duration=${seconds}`,
-      '-f',
-      'lavfi',
-      '-i',
-      `anoisesrc=color=pink:amplitude=0.05:duration=${seconds}`,
-      '-filter_complex',
-      'amix=inputs=2',
-      '-c:a',
-      'aac',
-      music,
-    ])
+    await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i sine=frequency=220:duration=${seconds} -f lavfi -i anoisesrc=color=pink:amplitude=0.05:duration=${seconds}
+      -filter_complex amix=inputs=2 -c:a aac ${music}`)
   return { images: [...images, images[0]!], videos, music }
 }
 

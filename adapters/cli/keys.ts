@@ -1,6 +1,4 @@
-import { parseArgs } from 'node:util'
-import { dbTarget, defaultConfig } from '../../service/config.js'
-import { openDatabase } from '../../service/db/db.js'
+import { openServiceDatabase, parseDatabaseCommand } from './database-args.js'
 import { KeyStore } from '../../service/accounts/keys.js'
 
 const USAGE = `usage:
@@ -11,21 +9,13 @@ const USAGE = `usage:
 
 /** `reelforge keys`: manage API keys in the service database (stored hashed; the clear key is printed once). */
 export async function keysCommand(argv: string[]): Promise<number> {
-  const [action, ...rest] = argv
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      sandbox: { type: 'boolean' },
-      admin: { type: 'boolean' },
-      account: { type: 'string' },
-      data: { type: 'string', short: 'd' },
-      database: { type: 'string' },
-      json: { type: 'boolean' },
-    },
+  const { action, values, positionals } = parseDatabaseCommand(argv, {
+    sandbox: { type: 'boolean' },
+    admin: { type: 'boolean' },
+    account: { type: 'string' },
+    json: { type: 'boolean' },
   })
-  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', ...(values.database ? { databaseUrl: values.database } : {}) })
-  const db = await openDatabase(dbTarget(config))
+  const db = await openServiceDatabase(values)
   const keys = new KeyStore(db)
   try {
     switch (action) {

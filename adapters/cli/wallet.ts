@@ -1,7 +1,5 @@
 import 'reflect-metadata'
-import { parseArgs } from 'node:util'
-import { dbTarget, defaultConfig } from '../../service/config.js'
-import { openDatabase } from '../../service/db/db.js'
+import { openServiceDatabase, parseDatabaseCommand } from './database-args.js'
 import { KeyStore } from '../../service/accounts/keys.js'
 import { DEFAULT_PRICING } from '../../service/billing/pricing.js'
 import { Wallet } from '../../service/billing/wallet.js'
@@ -17,20 +15,12 @@ const USAGE = `usage:
  * `POST /v1/wallet/deposits` for a wallet.deposit event).
  */
 export async function walletCommand(argv: string[]): Promise<number> {
-  const [action, ...rest] = argv
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      account: { type: 'string' },
-      key: { type: 'string' },
-      note: { type: 'string' },
-      data: { type: 'string', short: 'd' },
-      database: { type: 'string' },
-    },
+  const { action, values, positionals } = parseDatabaseCommand(argv, {
+    account: { type: 'string' },
+    key: { type: 'string' },
+    note: { type: 'string' },
   })
-  const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', ...(values.database ? { databaseUrl: values.database } : {}) })
-  const db = await openDatabase(dbTarget(config))
+  const db = await openServiceDatabase(values)
   try {
     const account = values.account ?? (values.key ? (await new KeyStore(db).verify(values.key))?.accountId : undefined)
     if (!account || !['deposit', 'show'].includes(action ?? '')) {

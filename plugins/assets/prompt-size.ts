@@ -1,27 +1,14 @@
 import type { PrepareContext, Size } from '../../core/index.js'
 
+const wh = (width: number, height: number): Size => ({ width, height })
+
 /** The seed's image sizes by aspect ratio, small and large. */
 const SIZES: Record<string, [Size, Size]> = {
-  '1:1': [
-    { width: 1024, height: 1024 },
-    { width: 1024, height: 1024 },
-  ],
-  '16:9': [
-    { width: 1024, height: 576 },
-    { width: 1920, height: 1080 },
-  ],
-  '9:16': [
-    { width: 576, height: 1024 },
-    { width: 1080, height: 1920 },
-  ],
-  '4:3': [
-    { width: 1024, height: 768 },
-    { width: 1024, height: 768 },
-  ],
-  '3:4': [
-    { width: 768, height: 1024 },
-    { width: 768, height: 1024 },
-  ],
+  '1:1': [wh(1024, 1024), wh(1024, 1024)],
+  '16:9': [wh(1024, 576), wh(1920, 1080)],
+  '9:16': [wh(576, 1024), wh(1080, 1920)],
+  '4:3': [wh(1024, 768), wh(1024, 768)],
+  '3:4': [wh(768, 1024), wh(768, 1024)],
 }
 
 /**

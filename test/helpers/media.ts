@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCanvas } from '@napi-rs/canvas'
-import { runFfmpeg } from '../../core/index.js'
+import { ffmpegArgs, runFfmpeg } from '../../core/index.js'
 
 const dirs: string[] = []
 process.once('exit', () => {
@@ -44,26 +44,8 @@ export async function indexedVideo(out: string, opts: { fps: number; seconds: nu
   const bits = opts.bits ?? 8,
     bar = opts.barWidth ?? 20
   const lum = `if(mod(floor(N/pow(2,floor(X/${bar}))),2),235,16)`
-  await runFfmpeg([
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `nullsrc=s=${bits * bar}x${bar * 2}:r=${opts.fps}:d=${opts.seconds},format=yuv420p,geq=lum='${lum}':cb=128:cr=128`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '10',
-    '-g',
-    '50',
-    '-pix_fmt',
-    'yuv420p',
-    out,
-  ])
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i ${`nullsrc=s=${bits * bar}x${bar * 2}:r=${opts.fps}:d=${opts.seconds},format=yuv420p,geq=lum='${lum}':cb=128:cr=128`}
+    -c:v libx264 -preset ultrafast -crf 10 -g 50 -pix_fmt yuv420p ${out}`)
   return out
 }
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { runFfmpeg } from '../../core/index.js'
+import { ffmpegArgs, runFfmpeg } from '../../core/index.js'
 import { isBlue, pixel } from '../helpers/frames.js'
 import { tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
@@ -32,24 +32,9 @@ const jobs = suite("renders whose video comes from Python's http.server (HTTP/1.
 jobs.before(async () => {
   // Lossless noise: a real mp4 of a few MB, the size that crashed undici 7 in 7 of 8 CLI runs.
   const video = join(dir, 'noise.mp4')
-  await runFfmpeg([
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    "nullsrc=s=320x180:r=25:d=2.4,geq=lum='random(1)*255':cb=128:cr=128",
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-qp',
-    '0',
-    '-pix_fmt',
-    'yuv420p',
-    video,
-  ])
+  await runFfmpeg(
+    ffmpegArgs`-v error -y -f lavfi -i ${"nullsrc=s=320x180:r=25:d=2.4,geq=lum='random(1)*255':cb=128:cr=128"} -c:v libx264 -preset ultrafast -qp 0 -pix_fmt yuv420p ${video}`,
+  )
   assert.ok(statSync(video).size > 4e6, `${statSync(video).size} bytes`)
   python = await startPythonServer(dir)
 })

@@ -141,3 +141,43 @@ export const FilterSelect = ({ label, value, options, onChange }: { label: strin
     </select>
   </label>
 )
+
+/**
+ * A table's column headings. Cells repeat each heading as `data-label` so narrow screens show it beside the value;
+ * `actions` adds a last column with a heading read only by screen readers.
+ */
+export const TableHead = ({ columns, actions }: { columns: readonly string[]; actions?: boolean }) => (
+  <thead>
+    <tr>
+      {columns.map((c) => (
+        <th scope="col">{c}</th>
+      ))}
+      {actions && (
+        <th scope="col">
+          <span class="sr-only">Actions</span>
+        </th>
+      )}
+    </tr>
+  </thead>
+)
+
+/** A labelled number input whose error (from an ApiError naming `path`) is shown and linked beside it. */
+export function NumberField(props: { id: string; label: string; path: string; value: string; error?: Error; onInput(v: string): void }) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="number"
+        min={0}
+        step="any"
+        required
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+        aria-invalid={fieldInvalid(props.error, props.path)}
+        aria-describedby={`${props.id}-error`}
+      />
+      <FieldError error={props.error} path={props.path} id={`${props.id}-error`} />
+    </>
+  )
+}

@@ -7,10 +7,10 @@ import { submitJob } from '../../../service/jobs/submit.js'
 import { probeUrl } from '../../../service/probe.js'
 import { readJson } from '../body.js'
 import { ok, SHOTSTACK_JOB, shotstackStatus } from './envelope.js'
+import { param } from './params.js'
 import type { ShotstackDeps, ShotstackRoute } from './mount.js'
 import { templateRoutes } from './template-routes.js'
 
-const param = (event: H3Event, name: string) => event.context.params?.[name] ?? ''
 const flag = (event: H3Event, name: string) => new URL(event.req.url).searchParams.get(name)
 
 /** Shotstack's Edit API: render, render status, templates and probe. */

@@ -1,9 +1,7 @@
-import type { H3Event } from 'h3'
 import type { ServedAsset } from '../../../service/assets/served.js'
 import { failure, json } from './envelope.js'
+import { deleteById, param } from './params.js'
 import type { ShotstackDeps, ShotstackRoute } from './mount.js'
-
-const id = (event: H3Event) => event.context.params?.id ?? ''
 
 /** `AssetResponseData` of Shotstack's Serve API. */
 const assetData = (a: ServedAsset) => ({
@@ -29,22 +27,19 @@ export function serveRoutes(d: ShotstackDeps): ShotstackRoute[] {
       method: 'get',
       api: 'serve',
       path: '/assets/:id',
-      handler: async (event, caller) => json(200, { data: assetData(await d.served.get(caller, id(event))) }),
+      handler: async (event, caller) => json(200, { data: assetData(await d.served.get(caller, param(event))) }),
     },
     {
       method: 'get',
       api: 'serve',
       path: '/assets/render/:id',
-      handler: async (event, caller) => json(200, { data: (await d.served.ofRender(caller, id(event))).map(assetData) }),
+      handler: async (event, caller) => json(200, { data: (await d.served.ofRender(caller, param(event))).map(assetData) }),
     },
     {
       method: 'delete',
       api: 'serve',
       path: '/assets/:id',
-      handler: async (event, caller) => {
-        await d.served.remove(caller, id(event))
-        return json(204, null)
-      },
+      handler: deleteById((caller, id) => d.served.remove(caller, id)),
     },
     unsupported('post', 'serve', '/assets', 'transfers to other destinations'),
   ]

@@ -3,10 +3,9 @@ import { ServiceError } from '../../../service/errors.js'
 import type { TemplateInput, TemplateRenderInput, TemplateUpdate } from '../../../service/templates/schema.js'
 import { renderTemplate } from '../../../service/templates/render.js'
 import { readJson } from '../body.js'
-import { json, ok, SHOTSTACK_JOB } from './envelope.js'
+import { ok, SHOTSTACK_JOB } from './envelope.js'
+import { deleteById, param } from './params.js'
 import type { ShotstackDeps, ShotstackRoute } from './mount.js'
-
-const id = (event: H3Event) => event.context.params?.id ?? ''
 
 /** Shotstack's template operations over the same store as /v1/templates (service/templates/). */
 export function templateRoutes(d: ShotstackDeps): ShotstackRoute[] {
@@ -35,7 +34,7 @@ export function templateRoutes(d: ShotstackDeps): ShotstackRoute[] {
       api: 'edit',
       path: '/templates/:id',
       handler: async (event, caller) => {
-        const t = await d.templates.get(caller, id(event))
+        const t = await d.templates.get(caller, param(event))
         return ok({ id: t.id, name: t.name, owner: caller.accountId, template: t.template })
       },
     },
@@ -44,7 +43,7 @@ export function templateRoutes(d: ShotstackDeps): ShotstackRoute[] {
       api: 'edit',
       path: '/templates/:id',
       handler: async (event, caller) => {
-        const saved = await d.templates.update(caller, id(event), (await body(event)) as TemplateUpdate)
+        const saved = await d.templates.update(caller, param(event), (await body(event)) as TemplateUpdate)
         return ok({ message: 'Template Successfully Updated', id: saved.id })
       },
     },
@@ -52,10 +51,7 @@ export function templateRoutes(d: ShotstackDeps): ShotstackRoute[] {
       method: 'delete',
       api: 'edit',
       path: '/templates/:id',
-      handler: async (event, caller) => {
-        await d.templates.remove(caller, id(event))
-        return json(204, null)
-      },
+      handler: deleteById((caller, id) => d.templates.remove(caller, id)),
     },
     {
       method: 'post',

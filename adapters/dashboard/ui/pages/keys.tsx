@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Me } from '../api'
-import { IssueList, Notice, usePoll, when } from '../components'
+import { IssueList, Notice, usePoll, when, TableHead } from '../components'
 
 interface Key {
   id: string
@@ -96,18 +96,7 @@ function KeyAdmin({ me }: { me: Me }) {
       <IssueList error={error ?? keys.error} />
       <Notice>{note}</Notice>
       <table class="cards">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Account</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Created</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Key', 'Account', 'Kind', 'Created', 'State']} actions />
         <tbody>
           {keys.data?.keys.map((k) => (
             <tr data-key={k.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { JOB_STATUSES } from '../../../../service/api-types.js'
 import { api, isActive, type Render } from '../api'
-import { credits, FilterSelect, Json, Media, Notice, Progress, seconds, StatusBadge, usePoll, when } from '../components'
+import { credits, FilterSelect, Json, Media, Notice, Progress, seconds, StatusBadge, usePoll, when, TableHead } from '../components'
 
 /** Renders: the account's jobs, live while any is moving; one job's page with its output and edit. */
 export function RendersPage({ id }: { id?: string }) {
@@ -32,17 +32,7 @@ function RenderList() {
       )}
       {data && data.renders.length > 0 && (
         <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">Render</th>
-              <th scope="col">Status</th>
-              <th scope="col">Stage</th>
-              <th scope="col">Progress</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Credits</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Render', 'Status', 'Stage', 'Progress', 'Duration', 'Credits', 'Created']} />
           <tbody>
             {data.renders.map((r) => (
               <tr data-render={r.id} data-status={r.status}>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Me } from '../api'
-import { credits, FieldError, fieldInvalid, Notice, usePoll, when } from '../components'
+import { credits, Notice, usePoll, when, TableHead, NumberField } from '../components'
 
 interface WalletState {
   balance: number
@@ -63,19 +63,14 @@ export function WalletPage({ me }: { me: Me }) {
       )}
       <div class="row">
         <form class="stack card" onSubmit={(e) => send(e, 'PUT', '/v1/wallet/threshold', { low_balance_threshold: Number(threshold) }, 'Threshold saved.')}>
-          <label for="threshold">Low-balance threshold (credits)</label>
-          <input
+          <NumberField
             id="threshold"
-            type="number"
-            min={0}
-            step="any"
-            required
+            label="Low-balance threshold (credits)"
+            path="low_balance_threshold"
             value={threshold}
-            onInput={(e) => setThreshold(e.currentTarget.value)}
-            aria-invalid={fieldInvalid(error, 'low_balance_threshold')}
-            aria-describedby="threshold-error"
+            error={error}
+            onInput={setThreshold}
           />
-          <FieldError error={error} path="low_balance_threshold" id="threshold-error" />
           <button type="submit">Set threshold</button>
         </form>
         {me.admin && (
@@ -83,19 +78,7 @@ export function WalletPage({ me }: { me: Me }) {
             class="stack card"
             onSubmit={(e) => send(e, 'POST', '/v1/wallet/deposits', { amount: Number(amount), note: 'dashboard deposit' }, 'Credits added.')}
           >
-            <label for="deposit">Add credits to this account (admin)</label>
-            <input
-              id="deposit"
-              type="number"
-              min={0}
-              step="any"
-              required
-              value={amount}
-              onInput={(e) => setAmount(e.currentTarget.value)}
-              aria-invalid={fieldInvalid(error, 'amount')}
-              aria-describedby="deposit-error"
-            />
-            <FieldError error={error} path="amount" id="deposit-error" />
+            <NumberField id="deposit" label="Add credits to this account (admin)" path="amount" value={amount} error={error} onInput={setAmount} />
             <button type="submit">Deposit</button>
           </form>
         )}
@@ -105,15 +88,7 @@ export function WalletPage({ me }: { me: Me }) {
       {ledger.data && !ledger.data.entries.length && <p>No entries yet.</p>}
       {ledger.data && ledger.data.entries.length > 0 && (
         <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Balance after</th>
-              <th scope="col">Job / note</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'Kind', 'Amount', 'Balance after', 'Job / note']} />
           <tbody>
             {ledger.data.entries.map((e) => (
               <tr>

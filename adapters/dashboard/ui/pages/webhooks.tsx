@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { EVENT_NAMES } from '../../../../service/vocabulary.js'
 import { DELIVERY_STATUSES, type Delivery } from '../../../../service/api-types.js'
 import { api, ApiError } from '../api'
-import { FieldError, fieldInvalid, FilterSelect, IssueList, Json, Notice, StatusBadge, usePoll, when } from '../components'
+import { FieldError, fieldInvalid, FilterSelect, IssueList, Json, Notice, StatusBadge, usePoll, when, TableHead } from '../components'
 
 /** Webhooks: the global webhook form, and the delivery log with filters, payloads, attempts and Replay. */
 export function WebhooksPage() {
@@ -171,14 +171,7 @@ function DeliveryLog() {
               <Json value={d.payload} label={`payload of delivery ${d.id}`} />
               {d.attempt_log.length > 0 && (
                 <table class="cards">
-                  <thead>
-                    <tr>
-                      <th scope="col">Attempt</th>
-                      <th scope="col">At</th>
-                      <th scope="col">Response</th>
-                      <th scope="col">Time</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Attempt', 'At', 'Response', 'Time']} />
                   <tbody>
                     {d.attempt_log.map((a) => (
                       <tr>

@@ -1,0 +1,28 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { dbTarget, defaultConfig } from '../../service/config.js'
+import { type Db, openDatabase } from '../../service/db/db.js'
+
+/** `--data` and `--database`: where the service keeps its state, the same two options on every command that opens it. */
+export const DATABASE_OPTIONS = {
+  data: { type: 'string', short: 'd' },
+  database: { type: 'string' },
+} as const
+
+/** The data folder: `--data`, else `REELFORGE_DATA`, else `./data` (as `serve` reads it). */
+export const dataDirOf = (values: { data?: string }) => values.data ?? process.env.REELFORGE_DATA ?? 'data'
+
+/**
+ * `<action> [positionals] [options]` parsed with the database options added, for the commands that act on the
+ * service's database (`keys`, `wallet`) without starting it.
+ */
+export function parseDatabaseCommand<O extends Options>(argv: string[], options: O): { action?: string } & Parsed<O> {
+  const [action, ...rest] = argv
+  return { action, ...parseArgs({ args: rest, allowPositionals: true, options: { ...options, ...DATABASE_OPTIONS } }) }
+}
+type Options = NonNullable<ParseArgsConfig['options']>
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O & typeof DATABASE_OPTIONS }>>
+
+/** Opens the database `serve` would open with the same `--data` / `--database` (env `REELFORGE_DATABASE_URL`). */
+export function openServiceDatabase(values: { data?: string; database?: string }): Promise<Db> {
+  return openDatabase(dbTarget(defaultConfig({ dataDir: dataDirOf(values), ...(values.database ? { databaseUrl: values.database } : {}) })))
+}
