@@ -4,8 +4,8 @@ import { redrawingSource } from '../lib/text/source.js'
 
 /**
  * `text`: plain text in a `width`×`height` box (default: the frame), laid out at its own pixel size (fit
- * `none` unless the clip says otherwise): font, colour, size, weight, line height, alignment, a padded
- * background behind the text, a stroke, and the `typewriter` animation.
+ * `none` unless the clip says otherwise): font, colour, size, weight, line height, alignment, a background
+ * filling the box (rounded by `borderRadius`), a stroke, and the `typewriter` animation.
  */
 export const text = defineAssetPlugin({
   kind: 'asset',
@@ -28,8 +28,10 @@ export const text = defineAssetPlugin({
         ? {
             color: withOpacity(params.background.color, params.background.opacity),
             radius: params.background.borderRadius ?? 0,
-            mode: 'hug',
-            padding: params.background.padding ?? 0,
+            // The whole box, as Shotstack draws it: real edits make panels of `text: ""` with a background.
+            // `padding` does not move the text there either.
+            mode: 'box',
+            padding: 0,
           }
         : undefined,
       padding: { top: 0, right: 0, bottom: 0, left: 0 },

@@ -23,18 +23,32 @@ text('text: white 40 px text centred in the frame; alignment left puts it agains
   const left = locate(frames, 18, white)
   assert.ok(left.minX < 8 && left.minY < 16, `top-left: ${left.minX}, ${left.minY}`)
 })
-text('text: a padded background box hugs the text; stroke draws an outline in its colour', async () => {
+text("text: the background fills the asset's width×height box, also behind empty text; stroke draws an outline", async () => {
+  // Shotstack fills the whole box (real edits draw panels as `text: ""` with a background and borderRadius).
   const clips = [
-    { asset: { type: 'text', text: 'Box', font: { color: '#ffffff', size: 30 }, background: { color: '#ff0000', padding: 10 } }, start: 0, length: 1 },
+    {
+      asset: { type: 'text', text: 'Box', width: 200, height: 80, font: { color: '#ffffff', size: 30 }, background: { color: '#ff0000', padding: 10 } },
+      start: 0,
+      length: 1,
+    },
     { asset: { type: 'text', text: 'Line', font: { color: '#ffffff', size: 60 }, stroke: { color: '#00ff00', width: 4 } }, start: 1, length: 1 },
+    { asset: { type: 'text', text: '', width: 100, height: 40, background: { color: '#ff0000' } }, start: 2, length: 1 },
   ]
   const { frames } = await renderAndDecode(edit(clips, { fps: 12 }))
   const box = locate(frames, 6, isRed),
     txt = locate(frames, 6, white)
-  assert.ok(box.count > 1000, 'background drawn')
-  assert.ok(box.minX < txt.minX - 6 && box.maxX > txt.maxX + 6, 'background wider than the text by its padding')
-  assert.ok(box.maxX - box.minX < 160, 'hugging the text, not the frame')
+  assert.ok(txt.count > 100, 'text drawn over its background')
+  assert.ok(
+    Math.abs(box.maxX - box.minX + 1 - 200) <= 3 && Math.abs(box.maxY - box.minY + 1 - 80) <= 3,
+    `box 200×80: ${box.minX}..${box.maxX}, ${box.minY}..${box.maxY}`,
+  )
+  assert.ok(Math.abs((box.minX + box.maxX) / 2 - 160) < 2 && Math.abs((box.minY + box.maxY) / 2 - 90) < 2, 'box centred in the frame')
   assert.ok(locate(frames, 18, isGreen).count > 150, 'stroke drawn in green')
+  const panel = locate(frames, 30, isRed)
+  assert.ok(
+    Math.abs(panel.maxX - panel.minX + 1 - 100) <= 3 && Math.abs(panel.maxY - panel.minY + 1 - 40) <= 3,
+    `empty text: a 100×40 panel, got ${panel.count} px`,
+  )
 })
 text('rich-text: a left-to-right gradient runs red → blue across the text; letterSpacing widens it', async () => {
   const base = { type: 'rich-text', text: 'WWWWWW', font: { size: 48, color: '#ffffff', weight: 700 } }
