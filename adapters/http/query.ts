@@ -42,6 +42,13 @@ export function queryParams(event: H3Event) {
       return new Date(ms).toISOString()
     },
     string: (name: string) => q.get(name) ?? undefined,
-    flag: (name: string) => q.get(name) === 'true' || q.get(name) === '1',
+    /** A boolean: `true`/`1` or `false`/`0`, `fallback` when absent (Shotstack's `data` defaults to true). */
+    flag(name: string, fallback = false): boolean {
+      const raw = q.get(name)
+      if (raw === null || raw === '') return fallback
+      if (raw === 'true' || raw === '1') return true
+      if (raw === 'false' || raw === '0') return false
+      throw new ServiceError('E_VALIDATION', `${name} must be true or false`, { issues: [{ path: name, message: 'must be true or false' }] })
+    },
   }
 }

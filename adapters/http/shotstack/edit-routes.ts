@@ -1,4 +1,3 @@
-import type { H3Event } from 'h3'
 import { applyMerge } from '../../../core/index.js'
 import type { Principal } from '../../../service/accounts/keys.js'
 import { findRender } from '../../../service/jobs/manage.js'
@@ -6,12 +5,11 @@ import type { Job } from '../../../service/jobs/store.js'
 import { submitJob } from '../../../service/jobs/submit.js'
 import { probeUrl } from '../../../service/probe.js'
 import { readJson } from '../body.js'
+import { queryParams } from '../query.js'
 import { ok, SHOTSTACK_JOB, shotstackStatus } from './envelope.js'
 import { param } from './params.js'
 import type { ShotstackDeps, ShotstackRoute } from './mount.js'
 import { templateRoutes } from './template-routes.js'
-
-const flag = (event: H3Event, name: string) => new URL(event.req.url).searchParams.get(name)
 
 /** Shotstack's Edit API: render, render status, templates and probe. */
 export function editRoutes(d: ShotstackDeps): ShotstackRoute[] {
@@ -32,8 +30,9 @@ export function editRoutes(d: ShotstackDeps): ShotstackRoute[] {
       handler: async (event, caller) => {
         const job = await findRender(d, caller, param(event, 'id'))
         // `data` is still on by default at Shotstack (deprecated); `merged` gives the edit with its merge applied.
-        const merged = flag(event, 'merged') === 'true'
-        const data = merged || flag(event, 'data') !== 'false'
+        const query = queryParams(event)
+        const merged = query.flag('merged')
+        const data = merged || query.flag('data', true)
         return ok(renderData(job, caller, data ? (merged ? mergedEdit(job.request) : job.request) : undefined))
       },
     },

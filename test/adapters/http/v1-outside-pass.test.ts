@@ -67,6 +67,25 @@ test('limit accepts decimal digits only (0x10 was taken as 16)', async () => {
   await svc.close()
 })
 
+test('a boolean query is true/1 or false/0; anything else is a 400 naming it (`?data=yes` was silently false)', async () => {
+  const svc = await testService({ config: { shotstack: true } })
+  const { body } = await svc.call('POST', '/v1/render', { body: titleEdit(1) })
+  for (const data of ['yes', 'TRUE', '2']) {
+    const r = await svc.call('GET', `/v1/render/${body.jobId}?data=${data}`)
+    assert.is(r.status, 400, `${data}: ${JSON.stringify(r.body)}`)
+    assert.equal(paths(r), ['data'])
+  }
+  assert.ok((await svc.call('GET', `/v1/render/${body.jobId}?data=1`)).body.data, '1 is true')
+  // Shotstack's `data` defaults to true and `data=false` leaves the edit out; a bad value keeps its envelope.
+  const shotstack = (query: string) => svc.app.request(`/edit/v1/render/${body.jobId}${query}`, { headers: { 'x-api-key': svc.live } })
+  assert.ok(((await (await shotstack('')).json()) as any).response.data, 'data by default')
+  assert.is(((await (await shotstack('?data=false')).json()) as any).response.data, undefined)
+  const bad = await shotstack('?merged=maybe')
+  assert.is(bad.status, 400)
+  assert.match(((await bad.json()) as any).response, /merged must be true or false/)
+  await svc.close()
+})
+
 test('an Idempotency-Key on a POST without a body works (it answered 400 "a JSON body is required")', async () => {
   const svc = await testService()
   const headers = { 'idempotency-key': 'rotate-1' }
