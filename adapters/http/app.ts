@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps): H3 {
     ...webhookRoutes({ ...deps, bodyLimit }),
     ...walletRoutes({ ...deps, bodyLimit }),
     ...aiRoutes({ ...deps, bodyLimit }),
-    ...keyRoutes({ ...deps, bodyLimit }),
+    ...keyRoutes({ ...deps, bodyLimit, yAxis: deps.config.yAxis }),
     ...templateRoutes(deps),
     ...(deps.extraRoutes ?? []),
   ]

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { summary } from '../../adapters/cli/compat.js'
 import { fontFor, previewOutput, rewriteSources, unwrap } from '../../adapters/compat/rewrite.js'
 import { passed, runCompat } from '../../adapters/compat/runner.js'
 import { kindFor } from '../../adapters/compat/standins.js'
@@ -135,6 +136,8 @@ runner('the real edits of ../shared/compat: accepted, rendered, timed to a frame
       : undefined
   const results = await runCompat({ dir: SHARED, files: sample, outDir: join(dir, 'shared'), standInDir: join(dir, 'standins') })
   if (!sample) assert.is(results.length, 116)
+  // The runner's own totals in the log: README quotes them.
+  console.log(summary(results).replace(/^/gm, '  compat: '))
   for (const r of results) {
     assert.ok(r.accepted, `${r.file} accepted: ${r.error}`)
     assert.ok(r.rendered, `${r.file} rendered: ${r.error}`)

@@ -121,6 +121,84 @@ test('sign in, see inline validation, render from the playground to COMPLETE and
   await page.close()
 })
 
+test('templates: save one from the playground, render it with a new merge value, edit it there, delete it', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await signIn(page, ctx.svc.live)
+  await go(page, 'Playground')
+  const note = (await page.locator('#timeline-note').textContent()) ?? ''
+  assert.match(note, /offset\.y counts downwards \(this server's \/v1 default, serve --y-axis\); Shotstack counts upwards/)
+
+  const promo = {
+    timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: '{{ TITLE }}' }, start: 0, length: 1 }] }] },
+    output: { format: 'mp4', resolution: 'preview' },
+    merge: [{ find: 'TITLE', replace: 'Hello' }],
+  }
+  const editor = page.getByLabel('Timeline JSON (Shotstack format)')
+  await editor.fill(JSON.stringify(promo, null, 2))
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+  await page.getByLabel('Template name').fill('Promo')
+  await page.getByRole('button', { name: 'Save as template' }).click()
+
+  // Its page: the merge field as a labelled input holding the template's own default.
+  await page.getByRole('heading', { level: 1, name: 'Promo' }).waitFor()
+  const id = /#\/templates\/([0-9a-f-]{36})$/.exec(page.url())?.[1]
+  assert.ok(id, `on the new template's page: ${page.url()}`)
+  const title = page.getByLabel('TITLE', { exact: true })
+  assert.is(await title.inputValue(), 'Hello', "prefilled with the template's merge value")
+  assert.equal(await unlabelledControls(page), [])
+  await title.fill('Bonjour')
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const detail = page.locator('.render-detail[data-status="COMPLETE"]')
+  await detail.waitFor({ timeout: 120_000 })
+  const jobId = (await detail.getAttribute('data-render'))!
+  const job = await ctx.svc.call('GET', `/v1/render/${jobId}?data=true`)
+  assert.equal(job.body.data.merge, [{ find: 'TITLE', replace: 'Bonjour' }], "the job's edit carries the value typed in")
+  assert.is(job.body.data.timeline.tracks[0].clips[0].asset.text, '{{ TITLE }}', 'merged at render time, not into the template')
+  await shot(page, 'template')
+
+  // Edit in playground: the edit becomes the draft; a refused save marks its issue on the line, with the editor's path.
+  await page.getByRole('button', { name: 'Edit in playground' }).click()
+  await page.getByText('Editing template Promo').waitFor()
+  assert.equal(JSON.parse(await editor.inputValue()), promo)
+  const broken = structuredClone(promo)
+  broken.timeline.tracks[0]!.clips[0]!.length = -3
+  await editor.fill(JSON.stringify(broken, null, 2))
+  await page.getByRole('button', { name: 'Save template' }).click()
+  await page.getByText('Not saved: the timeline has 1 issue, marked in the editor.').waitFor()
+  const inline = (await page.locator('.editor .line.bad .inline-issue').first().textContent()) ?? ''
+  assert.match(inline, /^\s*⚠ timeline\.tracks\[0\]\.clips\[0\]\.length: /, 'the path without its template. prefix')
+  await shot(page, 'playground-template-invalid')
+
+  const changed = structuredClone(promo)
+  changed.timeline.tracks[0]!.clips[0]!.asset.text = 'Big {{ TITLE }}'
+  changed.timeline.tracks[0]!.clips[0]!.length = 2
+  await editor.fill(JSON.stringify(changed, null, 2))
+  await page.getByRole('button', { name: 'Save template' }).click()
+  await page.getByText('Template Promo saved').waitFor()
+  const saved = await ctx.svc.call('GET', `/v1/templates/${id}`)
+  assert.equal(saved.body.template, changed, 'the edited timeline is the template now')
+  assert.equal(saved.body.merge_fields, ['TITLE'])
+  await shot(page, 'playground-template')
+  await page.getByRole('button', { name: 'Stop editing' }).click()
+  assert.is(await page.getByText('Editing template').count(), 0)
+  assert.is(await page.evaluate(() => sessionStorage.getItem('reelforge.playground.template')), null)
+
+  // The list, then delete (a second click confirms) back to an empty list.
+  await go(page, 'Templates')
+  const row = page.locator(`tr[data-template="${id}"]`)
+  await row.waitFor()
+  assert.match((await row.textContent()) ?? '', /Promo.*TITLE/)
+  assert.equal(await unlabelledControls(page), [])
+  await shot(page, 'templates')
+  await row.getByRole('link', { name: 'Promo' }).click()
+  await page.getByRole('button', { name: 'Delete', exact: true }).click()
+  await page.getByRole('button', { name: 'Delete Promo for good' }).click()
+  await page.getByText('No templates yet.').waitFor()
+  assert.ok(page.url().endsWith('#/templates'))
+  assert.is((await ctx.svc.call('GET', `/v1/templates/${id}`)).status, 404)
+  await page.close()
+})
+
 test('a failing receiver: the delivery shows failed, Replay against a healthy receiver delivers it', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
   await signIn(page, ctx.svc.live)
@@ -221,7 +299,7 @@ test('wallet, images and keys pages; an admin creates and revokes a key', async 
 test('phone width: no sideways scrolling, tables become cards, a non-admin sees no key admin', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   await signIn(page, ctx.svc.live)
-  for (const name of ['Renders', 'Playground', 'Webhooks', 'Wallet', 'Keys']) {
+  for (const name of ['Renders', 'Playground', 'Templates', 'Webhooks', 'Wallet', 'Keys']) {
     await go(page, name)
     await page.getByRole('heading', { level: 1, name }).waitFor()
     await page.waitForTimeout(200)

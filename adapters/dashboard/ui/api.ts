@@ -51,6 +51,21 @@ export interface Me {
   key_id: string
   sandbox: boolean
   admin: boolean
+  /** Which way offset.y counts in edits sent to this server's /v1 (Shotstack's own API counts up). */
+  y_axis: 'down' | 'up'
+}
+
+/** A saved template as listed; `GET /v1/templates/:id` adds its edit and merge fields. */
+export interface TemplateSummary {
+  id: string
+  name: string
+  created_at: string
+  updated_at: string
+}
+export interface Template extends TemplateSummary {
+  template: Record<string, unknown>
+  /** Every `{{ KEY }}` its strings use. */
+  merge_fields: string[]
 }
 
 /** A render's status; `data` (the submitted edit) with `?data=true`. */

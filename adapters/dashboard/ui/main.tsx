@@ -6,6 +6,7 @@ import { ImagesPage } from './pages/images'
 import { KeysPage } from './pages/keys'
 import { PlaygroundPage } from './pages/playground'
 import { RendersPage } from './pages/renders'
+import { TemplatesPage } from './pages/templates'
 import { WalletPage } from './pages/wallet'
 import { WebhooksPage } from './pages/webhooks'
 import './style.css'
@@ -13,6 +14,7 @@ import './style.css'
 const PAGES = [
   ['renders', 'Renders'],
   ['playground', 'Playground'],
+  ['templates', 'Templates'],
   ['images', 'Images'],
   ['webhooks', 'Webhooks'],
   ['wallet', 'Wallet'],
@@ -126,7 +128,8 @@ function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {page === 'renders' && <RendersPage id={param} />}
-        {page === 'playground' && <PlaygroundPage />}
+        {page === 'playground' && <PlaygroundPage me={me} />}
+        {page === 'templates' && <TemplatesPage id={param} />}
         {page === 'images' && <ImagesPage />}
         {page === 'webhooks' && <WebhooksPage />}
         {page === 'wallet' && <WalletPage me={me} />}

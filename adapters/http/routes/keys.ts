@@ -30,18 +30,25 @@ const toKey = (k: KeyRecord) => ({
   revoked_at: k.revokedAt,
 })
 
-/** Who the caller is, and key management for admin keys (the same operations as `reelforge keys`). */
-export function keyRoutes(d: { keys: KeyStore; bodyLimit: number }) {
+/**
+ * Who the caller is, and key management for admin keys (the same operations as `reelforge keys`). `yAxis` is
+ * the installation's /v1 offset.y convention, reported by /v1/me so clients (the dashboard) can say which it is.
+ */
+export function keyRoutes(d: { keys: KeyStore; bodyLimit: number; yAxis: 'down' | 'up' }) {
   return defineRoutes([
     {
       method: 'get',
       path: '/v1/me',
       auth: 'key',
-      summary: 'The calling key: its account, sandbox and admin flags',
+      summary: "The calling key: its account, sandbox and admin flags, and which way this server's /v1 counts offset.y",
+      description: "`y_axis` is `down` (the default) or `up` (Shotstack's, with `serve --y-axis up`); Shotstack's own surface always counts up.",
       responses: {
-        200: { description: 'the key', schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean() }) },
+        200: {
+          description: 'the key',
+          schema: v.object({ account_id: v.string(), key_id: v.string(), sandbox: v.boolean(), admin: v.boolean(), y_axis: v.picklist(['down', 'up']) }),
+        },
       },
-      handler: (_event, p) => ({ account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin }),
+      handler: (_event, p) => ({ account_id: p.accountId, key_id: p.keyId, sandbox: p.sandbox, admin: p.admin, y_axis: d.yAxis }),
     },
     {
       method: 'get',

@@ -98,10 +98,10 @@ validate('a valid edit is valid; a bad one lists its issues with paths; limits c
 validate.run()
 
 const keys = suite('/v1/me and /v1/keys')
-keys('me says who the key is; key routes are admin-only; create shows the key once; revoke stops it at once', async () => {
+keys('me says who the key is and the y axis; key routes are admin-only; create shows the key once; revoke stops it at once', async () => {
   const svc = await testService()
   const me = await svc.call('GET', '/v1/me')
-  assert.equal(me.body, { account_id: svc.liveAccount, key_id: me.body.key_id, sandbox: false, admin: false })
+  assert.equal(me.body, { account_id: svc.liveAccount, key_id: me.body.key_id, sandbox: false, admin: false, y_axis: 'down' })
   assert.is((await svc.call('GET', '/v1/keys')).status, 403)
   assert.is((await svc.call('POST', '/v1/keys', { body: {} })).status, 403)
   const admin = (await svc.keys.create({ admin: true })).key
@@ -127,6 +127,10 @@ keys('me says who the key is; key routes are admin-only; create shows the key on
   assert.is((await svc.call('DELETE', `/v1/keys/${self}`, { key: admin })).status, 409, 'no locking yourself out')
   assert.is((await svc.call('DELETE', '/v1/keys/nope', { key: admin })).status, 404)
   await svc.close()
+  // y_axis is the installation's /v1 setting (`serve --y-axis`), the same for every key.
+  const up = await testService({ config: { yAxis: 'up' } })
+  assert.is((await up.call('GET', '/v1/me')).body.y_axis, 'up')
+  await up.close()
 })
 
 keys('the dashboard page and its assets are served without a key, with a CSP; no path escapes the bundle', async () => {
