@@ -63,3 +63,27 @@ export interface Delivery {
   payload: unknown
   attempt_log: { attempt: number; at: string; status: number | null; error: string | null; duration_ms: number }[]
 }
+
+export const SOURCE_STATUSES = ['queued', 'importing', 'ready', 'failed'] as const
+export const SOURCE_TYPES = ['video', 'image', 'audio', 'font'] as const
+
+/** A hosted source (`GET /v1/sources/{id}`): its `url` works as `src` in any timeline once `ready`. */
+export interface SourceRecord {
+  id: string
+  status: (typeof SOURCE_STATUSES)[number]
+  /** The hosted file (null until ready). */
+  url: string | null
+  /** Where it was imported from (null for uploads). */
+  input_url: string | null
+  type: (typeof SOURCE_TYPES)[number] | null
+  content_type: string | null
+  bytes: number | null
+  width: number | null
+  height: number | null
+  duration: number | null
+  fps: number | null
+  has_audio: boolean
+  error: string | null
+  created_at: string
+  updated_at: string
+}

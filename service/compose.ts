@@ -15,6 +15,8 @@ import type { RenderWorker } from './jobs/worker.js'
 import type { JobQueue } from './queue/queue.js'
 import type { Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
+import type { SourceImporter } from './sources/importer.js'
+import type { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
 import type { WebhookOutbox } from './webhooks/outbox.js'
 import type { Webhooks } from './webhooks/events.js'
@@ -42,7 +44,10 @@ export interface Application {
   /** Saved templates (service/templates/): per account and environment, rendered through submitJob. */
   templates: TemplateStore
   served: ServedAssets
-  /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
+  /** Hosted sources (service/sources/): rows and the importer that fills them. */
+  sources: SourceStore
+  importer: SourceImporter
+  /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
   start(): Promise<void>
   /** Stops taking work: jobs (waiting up to `graceMs` for running ones), image batches, webhook sends. */
   stop(graceMs?: number): Promise<void>
@@ -79,6 +84,8 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     images: get<ImageService>(TOKENS.Images),
     templates: get<TemplateStore>(TOKENS.Templates),
     served: get<ServedAssets>(TOKENS.ServedAssets),
+    sources: get<SourceStore>(TOKENS.Sources),
+    importer: get<SourceImporter>(TOKENS.SourceImporter),
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer
@@ -88,10 +95,12 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       app.queue.start()
       await app.outbox.start()
       await app.images.resume()
+      await app.importer.start()
     },
     stop: async (graceMs) => {
       await app.queue.stop(graceMs)
       await app.images.stop()
+      await app.importer.stop()
       await app.outbox.stop()
     },
     close: async () => {

@@ -77,8 +77,19 @@ export interface ServiceConfig {
    * outbox and images; env `REELFORGE_DATABASE_URL`. Unset: the embedded SQLite file `<dataDir>/reelforge.db`.
    */
   databaseUrl?: string
+  /** Hosted sources (`/v1/sources`): what an account may keep and how many imports run at once in this process. */
+  sources: SourceLimits
   /** Object storage for rendered files and generated images (default: `<dataDir>/files`); env `REELFORGE_S3_*`. */
   s3?: S3Config
+}
+
+export interface SourceLimits {
+  /** Bytes of hosted sources per account (env `REELFORGE_SOURCE_QUOTA_BYTES`; default 10 GiB). */
+  quotaBytes: number
+  /** The largest single file (default 1 GiB, as render downloads). */
+  maxFileBytes: number
+  /** Imports at a time in this process. */
+  imports: number
 }
 
 /** S3-compatible object storage (AWS S3, MinIO, R2, …); credentials from the AWS SDK's usual chain unless given. */
@@ -131,6 +142,12 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : process.env.REELFORGE_DATABASE_URL || undefined,
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
+    sources: {
+      quotaBytes: wholeNumber('REELFORGE_SOURCE_QUOTA_BYTES', process.env.REELFORGE_SOURCE_QUOTA_BYTES) || 10 * 1024 ** 3,
+      maxFileBytes: 1024 ** 3,
+      imports: 2,
+      ...overrides.sources,
+    },
   }
 }
 

@@ -32,27 +32,34 @@ const refused = (message: string) => new ServiceError('E_VALIDATION', `url: ${me
  * cannot be fetched or read is a 422 `E_ASSET_UNREADABLE` naming the URL, never the local copy.
  */
 export async function probeUrl(deps: { config: ServiceConfig }, url: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  return probeFile(await fetchGuarded(deps, url, opts), url, opts.signal)
+}
+
+/**
+ * Downloads an http(s) URL the way render sources are fetched (guard on every hop, size and time limits) and
+ * returns the local path. `cacheDir` defaults to the shared download cache; a fresh folder forces a fresh copy.
+ */
+export async function fetchGuarded(deps: { config: ServiceConfig }, url: string, opts: ProbeOptions & { cacheDir?: string } = {}): Promise<string> {
   if (!url) throw refused('is required: the http(s) URL of a media file')
   await checkTargetUrl('url', url, deps.config.network)
-  const { network, cacheDir } = deps.config
+  const { network } = deps.config
   let loader = loaders.get(network)
   if (!loader) loaders.set(network, (loader = httpLoader({ network })))
   const timeoutMs = opts.timeoutMs ?? 60_000
-  let path: string
   try {
+    const cacheDir = opts.cacheDir ?? deps.config.cacheDir
     const ctx = { signal: opts.signal ?? new AbortController().signal, cacheDir, baseDir: '/', maxBytes: opts.maxBytes ?? 1024 ** 3, timeoutMs }
-    path = await loader.load(url, ctx)
+    return await loader.load(url, ctx)
   } catch (e) {
     // A redirect into a private network is refused at connection time: the same 400 as a direct one.
     if (e instanceof RenderError && e.cause instanceof AddressRefused) throw refused(e.cause.message)
     if (e instanceof RenderError) throw new RenderError(e.code, `cannot fetch ${url}: ${e.message}`)
     throw e
   }
-  return ffprobe(path, url, opts.signal)
 }
 
-/** Runs ffprobe on the downloaded copy; its JSON and errors name `url` in place of the local path. */
-async function ffprobe(path: string, url: string, signal?: AbortSignal): Promise<ProbeResult> {
+/** Runs ffprobe on a local file; its JSON and errors name `url` (what the user knows it as) in place of the path. */
+export async function probeFile(path: string, url: string, signal?: AbortSignal): Promise<ProbeResult> {
   const limit = AbortSignal.any([AbortSignal.timeout(PROBE_MS), ...(signal ? [signal] : [])])
   const p = spawnFfmpeg(['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { bin: ffprobeBin(), signal: limit, stdout: true })
   const chunks: Buffer[] = []

@@ -20,6 +20,9 @@ export const TOKENS = {
   Images: Symbol('Images'),
   /** Saved templates (`TemplateStore`). */
   Templates: Symbol('Templates'),
+  /** Hosted sources (`SourceStore`) and their importer (`SourceImporter`). */
+  Sources: Symbol('Sources'),
+  SourceImporter: Symbol('SourceImporter'),
   /** Finished renders' files as hosted assets (Shotstack's Serve API). */
   ServedAssets: Symbol('ServedAssets'),
   /** Image vendor providers (`ProviderPlugin[]`). */

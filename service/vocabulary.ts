@@ -10,6 +10,8 @@ export const EVENT_NAMES = [
   'ai.failed',
   'wallet.low_balance',
   'wallet.deposit',
+  'source.ready',
+  'source.failed',
 ] as const
 export type EventName = (typeof EVENT_NAMES)[number]
 

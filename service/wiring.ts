@@ -22,6 +22,8 @@ import { InProcessQueue } from './queue/queue.js'
 import { storageFor } from './storage/storage-select.js'
 import { LocalStorage, type Storage } from './storage/storage.js'
 import { TemplateStore } from './templates/store.js'
+import { SourceImporter } from './sources/importer.js'
+import { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
 import { Webhooks } from './webhooks/events.js'
@@ -70,6 +72,8 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
   c.register(TOKENS.Templates, { useClass: TemplateStore }, scoped)
   c.register(TOKENS.ServedAssets, { useClass: ServedAssets }, scoped)
+  c.register(TOKENS.Sources, { useClass: SourceStore }, scoped)
+  c.register(TOKENS.SourceImporter, { useClass: SourceImporter }, scoped)
   c.register(TOKENS.Worker, { useClass: RenderWorker }, scoped)
   c.register(
     TOKENS.Limiter,

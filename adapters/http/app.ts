@@ -12,6 +12,7 @@ import { aiRoutes } from './routes/ai.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
+import { sourceRoutes } from './routes/sources.js'
 import { templateRoutes } from './routes/templates.js'
 import { idempotent } from './idempotent.js'
 import { mountShotstack } from './shotstack/mount.js'
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): H3 {
     ...aiRoutes({ ...deps, bodyLimit }),
     ...keyRoutes({ ...deps, bodyLimit, yAxis: deps.config.yAxis }),
     ...templateRoutes(deps),
+    ...sourceRoutes(deps),
     ...(deps.extraRoutes ?? []),
   ]
   let doc: unknown

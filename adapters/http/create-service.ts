@@ -21,7 +21,8 @@ function packageVersion(): string {
 const version = packageVersion()
 
 /** A running service: the app plus what must be started and stopped. */
-export interface Service extends Pick<Application, 'config' | 'db' | 'keys' | 'jobs' | 'queue' | 'events' | 'wallet' | 'webhooks' | 'outbox' | 'images'> {
+export interface Service
+  extends Pick<Application, 'config' | 'db' | 'keys' | 'jobs' | 'queue' | 'events' | 'wallet' | 'webhooks' | 'outbox' | 'images' | 'sources' | 'importer'> {
   app: ReturnType<typeof createApp>
   /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
   start(): Promise<void>
@@ -35,7 +36,7 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
   const { start, stop, close, ...deps } = application
   const inflight = new InflightRequests()
   const app = createApp({ ...deps, version, inflight })
-  const { db, keys, jobs, queue, events, wallet, webhooks, outbox, images } = deps
+  const { db, keys, jobs, queue, events, wallet, webhooks, outbox, images, sources, importer } = deps
   return {
     app,
     config,
@@ -48,6 +49,8 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
     webhooks,
     outbox,
     images,
+    sources,
+    importer,
     start,
     async close(graceMs) {
       await stop(graceMs)

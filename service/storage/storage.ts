@@ -15,7 +15,7 @@ export interface Storage {
   remove(key: string): Promise<void>
 }
 
-/** Content types of the files renders and image generation store, by extension. */
+/** Content types of the files renders, image generation and source imports store, by extension. */
 export const CONTENT_TYPES: Record<string, string> = {
   mp4: 'video/mp4',
   webm: 'video/webm',
@@ -26,6 +26,20 @@ export const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   bmp: 'image/bmp',
   mp3: 'audio/mpeg',
+  // Hosted sources (service/sources/sniff.ts names them by their content).
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  tiff: 'image/tiff',
+  m4a: 'audio/mp4',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  ogv: 'video/ogg',
+  flac: 'audio/flac',
+  aac: 'audio/aac',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
 }
 export const contentType = (name: string) => CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
 

@@ -21,6 +21,10 @@ export function fileRoutes(storage: Storage) {
       'cache-control': 'public, max-age=86400',
       'last-modified': file.mtime.toUTCString(),
       etag: `"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"`,
+      // Users' own files (hosted sources: an SVG could hold script) share the dashboard's origin: opened as a page,
+      // nothing in them runs or is guessed into another type. Media loaded by <video>/<img> ignores these.
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
     }
     const range = parseRange(event.req.headers.get('range'), file.size)
     if (range === 'invalid') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } })

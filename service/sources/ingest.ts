@@ -1,0 +1,49 @@
+import * as v from 'valibot'
+import { show } from '../../core/index.js'
+import type { Principal } from '../accounts/keys.js'
+import type { ServiceConfig } from '../config.js'
+import { ServiceError } from '../errors.js'
+import { checkTargetUrl, parseBody } from '../validate.js'
+import type { SourceImporter } from './importer.js'
+import type { Source, SourceStore } from './store.js'
+
+const HttpUrl = v.pipe(
+  v.string(),
+  v.url((i) => `must be an absolute URL, got ${show(i.input)}`),
+  v.regex(/^https?:\/\//i, 'must be an http(s) URL'),
+)
+
+/** `POST /v1/sources`: where to fetch the file from and whom to tell when it is ready. */
+export const SourceInputSchema = v.strictObject({ url: HttpUrl, callback: v.optional(HttpUrl) })
+export type SourceInput = v.InferOutput<typeof SourceInputSchema>
+
+export type IngestDeps = { config: ServiceConfig; sources: SourceStore; importer: SourceImporter }
+
+/**
+ * Accepts an import: the URL and callback pass the network guard now (a 400 naming the field, not a failed
+ * import later), an account whose quota is used up is refused (422 naming the limit), and the row is queued
+ * for the importer. The answer comes at once; `GET /v1/sources/{id}` and the events say how it ends.
+ */
+export async function ingestSource(d: IngestDeps, principal: Principal, body: unknown): Promise<Source> {
+  const input = parseBody(SourceInputSchema, body)
+  await checkTargetUrl('url', input.url, d.config.network)
+  await checkTargetUrl('callback', input.callback, d.config.network)
+  await checkQuota(d, principal)
+  const source = await d.sources.create(principal, { url: input.url, callback: input.callback })
+  d.importer.enqueue(source.id)
+  return source
+}
+
+/** Refuses new sources once an account holds its quota's worth of bytes. */
+export async function checkQuota(d: Pick<IngestDeps, 'config' | 'sources'>, principal: Principal): Promise<void> {
+  const used = await d.sources.usedBytes(principal.accountId)
+  const quota = d.config.sources.quotaBytes
+  if (used >= quota)
+    throw new ServiceError(
+      'E_LIMIT_EXCEEDED',
+      `the account's source storage quota (${quota} bytes) is used up: ${used} bytes stored; delete sources to make room`,
+      {
+        limit: 'sources.quotaBytes',
+      },
+    )
+}
