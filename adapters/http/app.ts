@@ -13,6 +13,7 @@ import { webhookRoutes } from './routes/webhooks.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
 import { sourceRoutes } from './routes/sources.js'
+import { uploadRoutes } from './routes/uploads.js'
 import { templateRoutes } from './routes/templates.js'
 import { idempotent } from './idempotent.js'
 import { mountShotstack } from './shotstack/mount.js'
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): H3 {
     ...keyRoutes({ ...deps, bodyLimit, yAxis: deps.config.yAxis }),
     ...templateRoutes(deps),
     ...sourceRoutes(deps),
+    ...uploadRoutes(deps),
     ...(deps.extraRoutes ?? []),
   ]
   let doc: unknown

@@ -100,11 +100,13 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
    CREATE TABLE served_assets (
      ${d.rowid}id TEXT PRIMARY KEY, account_id TEXT NOT NULL, sandbox INTEGER NOT NULL, render_id TEXT NOT NULL, kind TEXT NOT NULL,
      storage_key TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (render_id, kind));`,
-  // 7: hosted sources (issue 20): media a user imported from a URL or uploaded, per account and environment.
+  // 7: hosted sources (issue 20): media a user imported from a URL or uploaded, per account and environment;
+  // an upload waits for its bytes with the hash of its one-time token and an expiry.
   (d) => `CREATE TABLE sources (
      ${d.rowid}id TEXT PRIMARY KEY, account_id TEXT NOT NULL, sandbox INTEGER NOT NULL, status TEXT NOT NULL,
      input_url TEXT, storage_key TEXT, type TEXT, content_type TEXT, bytes ${d.bigint}, width INTEGER, height INTEGER,
      duration ${d.real}, fps ${d.real}, has_audio INTEGER NOT NULL DEFAULT 0, error TEXT, callback TEXT,
+     filename TEXT, upload_token TEXT, upload_expires_at TEXT,
      created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
    CREATE INDEX sources_account ON sources(account_id, sandbox, created_at);
    CREATE INDEX sources_status ON sources(status);`,

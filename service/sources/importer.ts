@@ -12,7 +12,7 @@ import { sniff } from './sniff.js'
 import type { Source, SourceStore } from './store.js'
 
 /** The public record of a source, as events carry it. */
-export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, ...record }: Source) => record
+export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, filename: _f, ...record }: Source) => record
 
 /**
  * Imports sources in this process, a few at a time: download through the render loader's guard (a fresh copy,
@@ -67,39 +67,80 @@ export class SourceImporter {
 
   private async run(id: string): Promise<void> {
     const source = await this.sources.byId(id)
-    if (!source?.input_url || (source.status !== 'queued' && source.status !== 'importing')) return
+    if (!source || (source.status !== 'queued' && source.status !== 'importing')) return
+    // An upload that was being received when the process stopped cannot be resumed: its bytes are gone.
+    if (!source.input_url) return void (source.status === 'importing' && (await this.finish(source, this.fail(id, 'the upload was interrupted; upload again'))))
+    const url = source.input_url
     await this.sources.importing(id)
+    await this.finish(
+      source,
+      this.inWorkDir(async (dir) => {
+        const room = await this.room(source.accountId)
+        const path = await fetchGuarded({ config: this.config }, url, { cacheDir: dir, maxBytes: room.maxBytes, timeoutMs: 10 * 60_000 }).catch((e) => {
+          // The loader names its own limit; say which one it was here.
+          throw room.byQuota && /limit/i.test(String(e?.message)) ? new Error(`${e.message} (the account's storage quota has ${room.left} bytes left)`) : e
+        })
+        await this.keep(id, path, url, basename(new URL(url).pathname))
+      }),
+    )
+  }
+
+  /** Stores a received upload (claimed, its bytes written to `path`) or records why it failed; then tells. */
+  async finishUpload(source: Source, received: string | Error): Promise<Source> {
+    const name = source.filename ?? 'upload'
+    await this.finish(source, typeof received === 'string' ? this.keep(source.id, received, name, name) : Promise.reject(received))
+    return (await this.sources.byId(source.id))!
+  }
+
+  /** How many bytes the next file of an account may have: the file limit, or less when the quota is nearly full. */
+  async room(accountId: string): Promise<{ maxBytes: number; left: number; byQuota: boolean }> {
+    const { quotaBytes, maxFileBytes } = this.config.sources
+    const left = Math.max(0, quotaBytes - (await this.sources.usedBytes(accountId)))
+    return { maxBytes: Math.min(maxFileBytes, left), left, byQuota: left < maxFileBytes }
+  }
+
+  /** A fresh folder under the work directory for `work`, removed after it. */
+  async inWorkDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
     await mkdir(workDir(this.config), { recursive: true })
     const dir = await mkdtemp(join(workDir(this.config), 'source-'))
     try {
-      const { quotaBytes, maxFileBytes } = this.config.sources
-      const room = quotaBytes - (await this.sources.usedBytes(source.accountId))
-      const maxBytes = Math.max(0, Math.min(maxFileBytes, room))
-      const path = await fetchGuarded({ config: this.config }, source.input_url, { cacheDir: dir, maxBytes, timeoutMs: 10 * 60_000 }).catch((e) => {
-        // The loader names its own limit; say which one it was here.
-        throw maxBytes < maxFileBytes && /limit/i.test(String(e?.message)) ? new Error(`${e.message} (the account's storage quota has ${room} bytes left)`) : e
-      })
-      const media = await sniff(path, source.input_url)
-      const key = `${id}/${fileName(source.input_url, media.ext)}`
-      const { size } = await stat(path)
-      await this.storage.put(key, path)
-      await this.sources.ready(id, key, size, media)
-    } catch (e) {
-      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[sources] ${id} failed: ${full}`))
-      await this.sources.failed(id, message)
+      return await work(dir)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-    const done = (await this.sources.byId(id))!
+  }
+
+  /** Reads what the file is, stores it as `<id>/<stem>.<real extension>` and marks the source ready. */
+  private async keep(id: string, path: string, what: string, name: string): Promise<void> {
+    const media = await sniff(path, what)
+    const key = `${id}/${fileName(name, media.ext)}`
+    const { size } = await stat(path)
+    await this.storage.put(key, path)
+    await this.sources.ready(id, key, size, media)
+  }
+
+  private async fail(id: string, message: string): Promise<void> {
+    await this.sources.failed(id, message)
+  }
+
+  /** Waits for the work; a failure marks the source failed (in words without server paths); then the event. */
+  private async finish(source: Source, work: Promise<void>): Promise<void> {
+    try {
+      await work
+    } catch (e) {
+      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[sources] ${source.id} failed: ${full}`))
+      await this.fail(source.id, message)
+    }
+    const done = (await this.sources.byId(source.id))!
     const event = done.status === 'ready' ? 'source.ready' : 'source.failed'
     await this.webhooks.emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox })
   }
 }
 
-/** A storage name from the URL's last path segment, with the extension the content has. */
-function fileName(url: string, ext: string): string {
+/** A storage name from a file name (the URL's last path segment, an upload's `filename`), with the content's extension. */
+function fileName(name: string, ext: string): string {
   const stem =
-    basename(new URL(url).pathname)
+    name
       .replace(/\.[^.]*$/, '')
       .replace(/[^A-Za-z0-9_-]+/g, '-')
       .slice(0, 80) || 'source'

@@ -17,11 +17,16 @@ type Row = Omit<SourceRecord, 'url' | 'has_audio'> & {
   storage_key: string | null
   has_audio: number
   callback: string | null
+  filename: string | null
+  upload_token: string | null
+  upload_expires_at: string | null
 }
 /** A source row with what the importer needs beside its public record. */
-export type Source = SourceRecord & { accountId: string; sandbox: boolean; callback: string | null; key: string | null }
+export type Source = SourceRecord & { accountId: string; sandbox: boolean; callback: string | null; key: string | null; filename: string | null }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** What an upload that never received its bytes says once its URL has expired. */
+export const UPLOAD_EXPIRED = 'the upload URL expired before the file was sent'
 const notFound = (id: string) => new ServiceError('E_NOT_FOUND', `no source ${id}`)
 
 /**
@@ -36,21 +41,30 @@ export class SourceStore {
     @inject(TOKENS.Storage) private readonly storage: Storage,
   ) {}
 
-  /** A new source waiting for its import. */
-  async create(principal: Principal, input: { url: string | null; callback?: string }): Promise<Source> {
+  /** A new source waiting for its import (`url`) or for its bytes (`upload`: the token's hash and expiry). */
+  async create(
+    principal: Principal,
+    input: { url: string | null; callback?: string; filename?: string; upload?: { tokenHash: string; expiresAt: string } },
+  ): Promise<Source> {
     const id = uuidv7()
     const now = nowIso()
-    await this.db.run('INSERT INTO sources (id, account_id, sandbox, status, input_url, callback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      id,
-      principal.accountId,
-      principal.sandbox,
-      'queued',
-      input.url,
-      input.callback ?? null,
-      now,
-      now,
-    ])
+    const upload = input.upload ?? { tokenHash: null, expiresAt: null }
+    await this.db.run(
+      `INSERT INTO sources (id, account_id, sandbox, status, input_url, callback, filename, upload_token, upload_expires_at, created_at, updated_at)
+       VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+      [id, principal.accountId, principal.sandbox, input.url, input.callback ?? null, input.filename ?? null, upload.tokenHash, upload.expiresAt, now, now],
+    )
     return (await this.byId(id))!
+  }
+
+  /** Takes an upload's one chance: true once, for the right token before it expires (the token is spent). */
+  async claimUpload(id: string, tokenHash: string): Promise<boolean> {
+    const now = nowIso()
+    const changed = await this.db.run(
+      "UPDATE sources SET status = 'importing', upload_token = NULL, updated_at = ? WHERE id = ? AND upload_token = ? AND status = 'queued' AND upload_expires_at > ?",
+      [now, id, tokenHash, now],
+    )
+    return changed === 1
   }
 
   async get(principal: Principal, id: string): Promise<Source> {
@@ -110,9 +124,11 @@ export class SourceStore {
   }
 
   private toSource(r: Row): Source {
+    // An upload whose URL expired before any bytes came will never be ready: it reads as failed.
+    const expired = r.status === 'queued' && r.upload_expires_at !== null && r.upload_expires_at <= nowIso()
     return {
       id: r.id,
-      status: r.status,
+      status: expired ? 'failed' : r.status,
       url: r.status === 'ready' && r.storage_key ? fileUrl(this.config, r.storage_key) : null,
       input_url: r.input_url,
       type: r.type,
@@ -123,13 +139,14 @@ export class SourceStore {
       duration: r.duration,
       fps: r.fps,
       has_audio: !!r.has_audio,
-      error: r.error,
+      error: expired ? UPLOAD_EXPIRED : r.error,
       created_at: r.created_at,
       updated_at: r.updated_at,
       accountId: r.account_id,
       sandbox: !!r.sandbox,
       callback: r.callback,
       key: r.storage_key,
+      filename: r.filename,
     }
   }
 }
