@@ -40,16 +40,23 @@ export const ok = (response: unknown, status = 200) => json(status, { success: t
 export const failure = (status: number, message: string, headers: Record<string, string> = {}) =>
   json(status, { success: false, message: REASON[status] ?? 'Error', response: message }, headers)
 
-/** Any error thrown by a handler, as Shotstack's envelope; unknown ones are a 500 whose details stay in the log. */
-export function toFailure(e: unknown, where: string): Response {
+/** A refusal in the Ingest API's shape: `{ errors: [{ status, title, detail }] }`. */
+export const ingestFailure = (status: number, message: string, headers: Record<string, string> = {}) =>
+  json(status, { errors: [{ status: String(status), title: REASON[status] ?? 'Error', detail: message }] }, headers)
+
+/**
+ * Any error thrown by a handler, in the API's error shape (`shape`: the Edit/Serve envelope by default);
+ * unknown ones are a 500 whose details stay in the log.
+ */
+export function toFailure(e: unknown, where: string, shape: typeof failure = failure): Response {
   if (e instanceof ServiceError || e instanceof RenderError) {
     const status = STATUS[e.code] ?? 500
     const message = publicText(e.message, (full) => console.warn(`[shotstack] ${where}: ${full}`))
     const retry: Record<string, string> = e instanceof ServiceError && e.data?.retryAfter ? { 'retry-after': String(e.data.retryAfter) } : {}
-    return failure(status, message, retry)
+    return shape(status, message, retry)
   }
   console.error(`[shotstack] ${where}:`, e)
-  return failure(500, 'internal error')
+  return shape(500, 'internal error')
 }
 
 /** reelforge's job status and stage as Shotstack's one status word. */

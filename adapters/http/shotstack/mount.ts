@@ -3,8 +3,9 @@ import type { Principal } from '../../../service/accounts/keys.js'
 import type { Application } from '../../../service/compose.js'
 import { type ShotstackEnv, shotstackCaller } from './auth.js'
 import { editRoutes } from './edit-routes.js'
-import { toFailure } from './envelope.js'
-import { ingestRoutes, serveRoutes } from './serve-routes.js'
+import { failure, ingestFailure, toFailure } from './envelope.js'
+import { ingestRoutes } from './ingest-routes.js'
+import { serveRoutes } from './serve-routes.js'
 
 /** What Shotstack's surface uses of the application. */
 export type ShotstackDeps = Omit<Application, 'start' | 'stop' | 'close'>
@@ -23,7 +24,7 @@ export interface ShotstackRoute {
  * Every answer, refusals included, is in Shotstack's shape; nothing here reaches /v1's error handler.
  */
 export function mountShotstack(app: H3, d: ShotstackDeps): void {
-  const routes = [...editRoutes(d), ...serveRoutes(d), ...ingestRoutes()]
+  const routes = [...editRoutes(d), ...serveRoutes(d), ...ingestRoutes(d)]
   for (const env of ['v1', 'stage'] as const)
     for (const r of routes) {
       const paths = [`/${r.api}/${env}${r.path}`, ...(r.api === 'edit' && env === 'stage' ? [`/stage${r.path}`] : [])]
@@ -38,7 +39,7 @@ function guarded(r: ShotstackRoute, env: ShotstackEnv, d: ShotstackDeps) {
       if (caller instanceof Response) return caller
       return await r.handler(event, caller, env)
     } catch (e) {
-      return toFailure(e, `${r.method.toUpperCase()} ${new URL(event.req.url).pathname}`)
+      return toFailure(e, `${r.method.toUpperCase()} ${new URL(event.req.url).pathname}`, r.api === 'ingest' ? ingestFailure : failure)
     }
   }
 }

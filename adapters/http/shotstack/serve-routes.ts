@@ -45,17 +45,6 @@ export function serveRoutes(d: ShotstackDeps): ShotstackRoute[] {
   ]
 }
 
-/** Shotstack's Ingest API: sources and uploads arrive with reelforge's asset hosting; until then, a 501. */
-export function ingestRoutes(): ShotstackRoute[] {
-  return [
-    unsupported('post', 'ingest', '/sources', 'ingesting sources'),
-    unsupported('get', 'ingest', '/sources', 'ingesting sources'),
-    unsupported('get', 'ingest', '/sources/:id', 'ingesting sources'),
-    unsupported('delete', 'ingest', '/sources/:id', 'ingesting sources'),
-    unsupported('post', 'ingest', '/upload', 'direct uploads'),
-  ]
-}
-
-function unsupported(method: ShotstackRoute['method'], api: ShotstackRoute['api'], path: string, what: string): ShotstackRoute {
+export function unsupported(method: ShotstackRoute['method'], api: ShotstackRoute['api'], path: string, what: string): ShotstackRoute {
   return { method, api, path, handler: async () => failure(501, `${what} is not supported by this server yet`) }
 }
