@@ -24,8 +24,19 @@ export interface RenderStatusRecord {
   credits_used: number
   error: string | null
   warnings: IssueRecord[]
+  /** Where `output.destinations` sent the files, one per destination in the edit's order (absent without any). */
+  destinations?: DestinationRecord[]
   created_at: string
   updated_at: string
+}
+
+/** One of a render's `output.destinations` and how its copy went: a failed copy fails the destination, not the render. */
+export interface DestinationRecord {
+  provider: string
+  status: 'pending' | 'done' | 'failed'
+  /** Where the video went (the copy's object URL; reelforge's own link for the `shotstack` destination). */
+  url?: string
+  error?: string
 }
 
 /** A generated image as the API shows it. */
@@ -67,8 +78,18 @@ export interface Delivery {
 export const SOURCE_STATUSES = ['queued', 'importing', 'ready', 'failed'] as const
 export const SOURCE_TYPES = ['video', 'image', 'audio', 'font'] as const
 
+/** What ffprobe and the stored file say of a hosted file (null until known). */
+export interface MediaFacts {
+  content_type: string | null
+  bytes: number | null
+  width: number | null
+  height: number | null
+  duration: number | null
+  fps: number | null
+}
+
 /** A hosted source (`GET /v1/sources/{id}`): its `url` works as `src` in any timeline once `ready`. */
-export interface SourceRecord {
+export interface SourceRecord extends MediaFacts {
   id: string
   status: (typeof SOURCE_STATUSES)[number]
   /** The hosted file (null until ready). */
@@ -76,14 +97,23 @@ export interface SourceRecord {
   /** Where it was imported from (null for uploads). */
   input_url: string | null
   type: (typeof SOURCE_TYPES)[number] | null
-  content_type: string | null
-  bytes: number | null
-  width: number | null
-  height: number | null
-  duration: number | null
-  fps: number | null
   has_audio: boolean
   error: string | null
+  /** The new files made from it (`renditions` of the request), in the order asked. */
+  renditions: SourceRenditionRecord[]
   created_at: string
   updated_at: string
+}
+
+export const RENDITION_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
+
+/** One rendition of a source (Shotstack's `outputs.renditions`): a file made from it, ready or failed on its own. */
+export interface SourceRenditionRecord extends MediaFacts {
+  id: string
+  status: (typeof RENDITION_STATUSES)[number]
+  /** The hosted file (null until ready). */
+  url: string | null
+  /** What was asked for, as validated: format, size, resolution, aspectRatio, fit, quality, fps, … */
+  transformation: Record<string, unknown>
+  error: string | null
 }

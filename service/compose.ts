@@ -6,6 +6,7 @@ import type { Billing } from './billing/billing.js'
 import type { Wallet } from './billing/wallet.js'
 import { dbTarget, type ServiceConfig } from './config.js'
 import { openDatabase, type Db } from './db/db.js'
+import type { IntegrationStore } from './destinations/integrations.js'
 import { container as root } from './di.js'
 import type { JobEvents } from './events.js'
 import type { ImageService } from './images/images.js'
@@ -47,6 +48,8 @@ export interface Application {
   /** Hosted sources (service/sources/): rows and the importer that fills them. */
   sources: SourceStore
   importer: SourceImporter
+  /** Account-level integrations (S3 credentials for `output.destinations`). */
+  integrations: IntegrationStore
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
   start(): Promise<void>
   /** Stops taking work: jobs (waiting up to `graceMs` for running ones), image batches, webhook sends. */
@@ -86,6 +89,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     served: get<ServedAssets>(TOKENS.ServedAssets),
     sources: get<SourceStore>(TOKENS.Sources),
     importer: get<SourceImporter>(TOKENS.SourceImporter),
+    integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer

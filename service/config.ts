@@ -81,6 +81,11 @@ export interface ServiceConfig {
   sources: SourceLimits
   /** Object storage for rendered files and generated images (default: `<dataDir>/files`); env `REELFORGE_S3_*`. */
   s3?: S3Config
+  /**
+   * A long random server secret: integration credentials (`PUT /v1/integrations/s3`) are encrypted at rest with
+   * a key derived from it; env `REELFORGE_SECRET_KEY`. Unset: they are stored as given (never returned).
+   */
+  secretKey?: string
 }
 
 export interface SourceLimits {
@@ -139,6 +144,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     network: overrides.network ?? { allow: list(process.env.REELFORGE_ALLOW_NETWORKS) },
     files: overrides.files ?? { allow: list(process.env.REELFORGE_ALLOW_FILES).map((dir) => resolve(dir)) },
     s3: 's3' in overrides ? overrides.s3 : s3ConfigFromEnv(),
+    secretKey: 'secretKey' in overrides ? overrides.secretKey : process.env.REELFORGE_SECRET_KEY || undefined,
     databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : process.env.REELFORGE_DATABASE_URL || undefined,
     dataDir,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },

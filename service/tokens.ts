@@ -23,6 +23,11 @@ export const TOKENS = {
   /** Hosted sources (`SourceStore`) and their importer (`SourceImporter`). */
   Sources: Symbol('Sources'),
   SourceImporter: Symbol('SourceImporter'),
+  /** A source's renditions: their rows and the ffmpeg runs that make them (`SourceRenditions`). */
+  SourceRenditions: Symbol('SourceRenditions'),
+  /** Account-level integrations (`IntegrationStore`: S3 credentials) and the copies to `output.destinations` (`Destinations`). */
+  Integrations: Symbol('Integrations'),
+  Destinations: Symbol('Destinations'),
   /** Finished renders' files as hosted assets (Shotstack's Serve API). */
   ServedAssets: Symbol('ServedAssets'),
   /** Image vendor providers (`ProviderPlugin[]`). */

@@ -11,6 +11,8 @@ import { systemClock, type Clock } from './clock.js'
 import { instancePerContainerCachingFactory, Lifecycle, type DependencyContainer } from './di.js'
 import { filesDir, publicBaseUrl, type ServiceConfig } from './config.js'
 import type { Db } from './db/db.js'
+import { Destinations } from './destinations/deliver.js'
+import { IntegrationStore } from './destinations/integrations.js'
 import { JobEvents } from './events.js'
 import { ImageService } from './images/images.js'
 import { IsolatedRenderer } from './isolation/isolated-renderer.js'
@@ -23,6 +25,7 @@ import { storageFor } from './storage/storage-select.js'
 import { LocalStorage, type Storage } from './storage/storage.js'
 import { TemplateStore } from './templates/store.js'
 import { SourceImporter } from './sources/importer.js'
+import { SourceRenditions } from './sources/renditions.js'
 import { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
@@ -71,9 +74,12 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
   c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
   c.register(TOKENS.Templates, { useClass: TemplateStore }, scoped)
+  c.register(TOKENS.Integrations, { useClass: IntegrationStore }, scoped)
+  c.register(TOKENS.Destinations, { useClass: Destinations }, scoped)
   c.register(TOKENS.ServedAssets, { useClass: ServedAssets }, scoped)
   c.register(TOKENS.Sources, { useClass: SourceStore }, scoped)
   c.register(TOKENS.SourceImporter, { useClass: SourceImporter }, scoped)
+  c.register(TOKENS.SourceRenditions, { useClass: SourceRenditions }, scoped)
   c.register(TOKENS.Worker, { useClass: RenderWorker }, scoped)
   c.register(
     TOKENS.Limiter,
@@ -108,6 +114,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
           jobs: c.resolve<JobStore>(TOKENS.Jobs),
           billing: c.resolve<Billing>(TOKENS.Billing),
           events: c.resolve<JobEvents>(TOKENS.Events),
+          destinations: c.resolve<Destinations>(TOKENS.Destinations),
         }
         return new BullQueue({ ...settle, redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (outcome) => worker.count(outcome) })
       }),

@@ -10,6 +10,7 @@ import { renderRoutes } from './routes/renders.js'
 import { walletRoutes } from './routes/wallet.js'
 import { aiRoutes } from './routes/ai.js'
 import { webhookRoutes } from './routes/webhooks.js'
+import { integrationRoutes } from './routes/integrations.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
 import { sourceRoutes } from './routes/sources.js'
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): H3 {
     ...renderRoutes(deps),
     ...fileRoutes(deps.storage),
     ...webhookRoutes({ ...deps, bodyLimit }),
+    ...integrationRoutes({ ...deps, bodyLimit }),
     ...walletRoutes({ ...deps, bodyLimit }),
     ...aiRoutes({ ...deps, bodyLimit }),
     ...keyRoutes({ ...deps, bodyLimit, yAxis: deps.config.yAxis }),

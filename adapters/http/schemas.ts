@@ -10,6 +10,13 @@ export const ErrorBodySchema = v.object({
 
 export const QueuedSchema = v.object({ jobId: v.pipe(v.string(), v.uuid()), status: v.literal('QUEUED'), warnings: v.array(IssueSchema) })
 
+export const DestinationSchema = v.object({
+  provider: v.string(),
+  status: v.picklist(['pending', 'done', 'failed']),
+  url: v.optional(v.string()),
+  error: v.optional(v.string()),
+})
+
 export const RenderStatusSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   status: v.picklist(JOB_STATUSES),
@@ -22,6 +29,8 @@ export const RenderStatusSchema = v.object({
   credits_used: v.number(),
   error: v.nullable(v.string()),
   warnings: v.array(IssueSchema),
+  /** Present when the edit names `output.destinations`: one per destination, in order. */
+  destinations: v.optional(v.array(DestinationSchema)),
   created_at: v.string(),
   updated_at: v.string(),
 })

@@ -110,6 +110,19 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
      created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
    CREATE INDEX sources_account ON sources(account_id, sandbox, created_at);
    CREATE INDEX sources_status ON sources(status);`,
+  // destinations (issue 20): each render's `output.destinations` outcomes, and account-level integrations —
+  // the credentials destinations copy with (the secret sealed, service/destinations/secret-box.ts).
+  () => `ALTER TABLE jobs ADD COLUMN destinations TEXT;
+   CREATE TABLE integrations (
+     account_id TEXT NOT NULL, provider TEXT NOT NULL, settings TEXT NOT NULL, secret TEXT NOT NULL,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (account_id, provider));`,
+  // source renditions (issue 20): files made from a hosted source (Shotstack's `outputs.renditions`), in the order
+  // asked, each with the request it was made from (JSON) and what ffprobe read from the result.
+  (d) => `CREATE TABLE source_renditions (
+     ${d.rowid}id TEXT PRIMARY KEY, source_id TEXT NOT NULL, position INTEGER NOT NULL, status TEXT NOT NULL, request TEXT NOT NULL,
+     storage_key TEXT, content_type TEXT, bytes ${d.bigint}, width INTEGER, height INTEGER, duration ${d.real}, fps ${d.real},
+     error TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE INDEX source_renditions_source ON source_renditions(source_id, position);`,
 ]
 
 /** The engine's migration steps, in order: step i takes a database from `schema_version` i to i + 1. */

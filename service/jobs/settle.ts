@@ -1,6 +1,7 @@
 import { RenderError } from '../../core/index.js'
 import type { Billing } from '../billing/billing.js'
 import { fileUrl, type ServiceConfig } from '../config.js'
+import type { Destinations } from '../destinations/deliver.js'
 import { ServiceError } from '../errors.js'
 import type { JobEvents } from '../events.js'
 import type { JobStore } from './store.js'
@@ -11,6 +12,8 @@ export interface SettleDeps {
   jobs: JobStore
   billing: Billing
   events: JobEvents
+  /** Copies finished renders to their `output.destinations` before they complete (absent: none are sent). */
+  destinations?: Destinations
 }
 
 /** Thrown inside the completing transaction to roll back when this worker no longer holds the job. */
@@ -23,20 +26,25 @@ class LeaseLost extends Error {}
  * account cannot pay in full (its hold was topped up when planned, so this should not happen) is failed
  * with `E_INSUFFICIENT_CREDITS` instead: never delivered for less than its price.
  */
-export async function completeJob(d: SettleDeps, id: string, owner: string, outcome: RenderOutcome): Promise<boolean> {
+export async function completeJob(d: SettleDeps, id: string, owner: string, outcome: RenderOutcome, signal?: AbortSignal): Promise<boolean> {
+  // Destinations are sent first (the job still PROCESSING, `saving`): COMPLETE and its webhook carry every outcome.
+  const job = d.destinations && (await d.jobs.get(id))
+  const delivered = job && job.status === 'PROCESSING' ? await d.destinations!.deliver(job, outcome.keys, signal) : undefined
+  const hosted = delivered?.moved
   let completed = false
   try {
     completed = await d.jobs.transaction(async () => {
       if (await d.jobs.cancelRequested(id)) return false
       const credits = await d.billing.settle(id, { seconds: outcome.duration, width: outcome.width, height: outcome.height })
-      const url = fileUrl(d.config, outcome.keys.url)
+      const url = hosted?.url ?? fileUrl(d.config, outcome.keys.url)
       const done = await d.jobs.complete(id, owner, {
         url,
-        poster: outcome.keys.poster && fileUrl(d.config, outcome.keys.poster),
-        thumbnail: outcome.keys.thumbnail && fileUrl(d.config, outcome.keys.thumbnail),
+        poster: hosted ? hosted.poster : outcome.keys.poster && fileUrl(d.config, outcome.keys.poster),
+        thumbnail: hosted ? hosted.thumbnail : outcome.keys.thumbnail && fileUrl(d.config, outcome.keys.thumbnail),
         duration: outcome.duration,
         credits,
         warnings: outcome.warnings,
+        destinations: delivered?.records,
       })
       if (!done) throw new LeaseLost()
       return true
@@ -49,6 +57,7 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
     }
     throw e
   }
+  if (completed && hosted) await d.destinations!.removeHosted(id, outcome.keys) // `exclude: true`: the copies are the render now
   if (completed) await d.events.emit('render.complete', (await d.jobs.get(id))!)
   return completed
 }

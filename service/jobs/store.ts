@@ -2,7 +2,8 @@ import { uuidv7 } from '../ids.js'
 import { inject, injectable } from '../di.js'
 import type { Warning } from '../../core/index.js'
 import { nowIso, type Db } from '../db/db.js'
-import type { JobStage, JobStatus, RenderStatusRecord } from '../api-types.js'
+import type { DestinationRecord, JobStage, JobStatus, RenderStatusRecord } from '../api-types.js'
+import { destinationsOf, unsentRecords } from '../destinations/schema.js'
 import { FAIR_CLAIM_SQL, PG_CLAIM_LOCK_SQL, TAKE_TURN_SQL } from './fair-claim.js'
 import { publicIssues, publicText } from '../public-text.js'
 import { TOKENS } from '../tokens.js'
@@ -47,6 +48,8 @@ export interface Job {
   completedAt: string | null
   yAxis: YAxis
   api: JobApi
+  /** How the copies to `output.destinations` went, recorded when the job completed (null before, or without any). */
+  destinations: DestinationRecord[] | null
 }
 
 /** The public status record of `GET /v1/render/{id}`. */
@@ -63,9 +66,17 @@ export function toStatus(job: Job): RenderStatusRecord {
     credits_used: job.creditsUsed,
     error: job.error,
     warnings: job.warnings,
+    ...destinationsField(job),
     created_at: job.createdAt,
     updated_at: job.updatedAt,
   }
+}
+
+/** `destinations` of the status: the recorded outcomes, else each destination waiting (or never sent); absent without any. */
+function destinationsField(job: Job): { destinations?: DestinationRecord[] } {
+  if (job.destinations) return { destinations: job.destinations }
+  const list = destinationsOf(job.request)
+  return list.length ? { destinations: unsentRecords(list, job.status === 'FAILED') } : {}
 }
 
 type Row = Record<string, unknown>
@@ -96,6 +107,7 @@ const fromRow = (r: Row): Job => ({
   completedAt: (r.completed_at as string) ?? null,
   yAxis: r.y_axis === 'up' ? 'up' : 'down',
   api: r.api === 'shotstack' ? 'shotstack' : 'v1',
+  destinations: r.destinations ? JSON.parse(r.destinations as string) : null,
 })
 
 /**
@@ -144,6 +156,7 @@ export class JobStore {
       completedAt: null,
       yAxis: fields.yAxis ?? 'down',
       api: fields.api ?? 'v1',
+      destinations: null,
     }
     // The row's other columns take the schema's defaults, which `job` spells out: no RETURNING to read back
     // and re-parse on the hot path of every submission (a test compares it with the stored row).
@@ -250,11 +263,19 @@ export class JobStore {
   async complete(
     id: string,
     owner: string,
-    result: { url: string; poster?: string; thumbnail?: string; duration: number; credits: number; warnings: Warning[] },
+    result: {
+      url: string
+      poster?: string
+      thumbnail?: string
+      duration: number
+      credits: number
+      warnings: Warning[]
+      destinations?: DestinationRecord[]
+    },
   ): Promise<boolean> {
     const changed = await this.db.run(
       `UPDATE jobs SET status = 'COMPLETE', stage = NULL, progress = 1, url = @url, poster = @poster, thumbnail = @thumbnail,
-          duration = @duration, credits_used = @credits, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
+          duration = @duration, credits_used = @credits, warnings = @warnings, destinations = @destinations, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
         WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`,
       {
         id,
@@ -265,6 +286,7 @@ export class JobStore {
         duration: result.duration,
         credits: result.credits,
         warnings: JSON.stringify(publicIssues(result.warnings)),
+        destinations: result.destinations ? JSON.stringify(result.destinations) : null,
         now: nowIso(),
       },
     )

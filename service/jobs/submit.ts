@@ -2,6 +2,8 @@ import { outputSize, RenderError, type Compositor, type Issue, type ValidEdit, t
 import type { Principal } from '../accounts/keys.js'
 import type { Billing } from '../billing/billing.js'
 import type { ServiceConfig } from '../config.js'
+import type { IntegrationStore } from '../destinations/integrations.js'
+import { checkDestinations } from '../destinations/schema.js'
 import { ServiceError } from '../errors.js'
 import type { JobEvents } from '../events.js'
 import type { JobQueue } from '../queue/queue.js'
@@ -18,6 +20,8 @@ export interface SubmitDeps {
   renderer: Compositor
   billing: Billing
   events: JobEvents
+  /** The account's integrations: an s3 destination without credentials is refused (absent: not checked, e.g. saving a template). */
+  integrations?: Pick<IntegrationStore, 'hasS3'>
 }
 
 /** A request that passed every check: what is stored (as the client sent it) and the edit it renders. */
@@ -31,7 +35,7 @@ interface Checked {
 /**
  * The checks before anything is stored, in the order clients meet their errors: the stitch body (turned
  * into the edit it means), the edit, the service limits (sandbox keys have shorter ones), the sources — a
- * stitch's named by its `clips[i]`, as the client wrote them — and the callback URL.
+ * stitch's named by its `clips[i]`, as the client wrote them — the callback URL and `output.destinations`.
  */
 async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<Checked> {
   const request = kind === 'stitch' ? parseBody(StitchSchema, body) : body
@@ -41,6 +45,9 @@ async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: u
   const callback = (kind === 'stitch' ? (request as StitchRequest).callback : edit.callback) ?? null
   // Here, not only in submitJob: validate must refuse the callback a submission would (it said valid: true).
   await checkTargetUrl('callback', callback, d.config.network)
+  const integrations = d.integrations
+  const hasS3 = integrations && (() => integrations.hasS3(principal.accountId))
+  warnings.push(...(await checkDestinations(edit.output.destinations, { network: d.config.network, hasS3 })))
   return { request, edit, warnings, callback }
 }
 

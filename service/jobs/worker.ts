@@ -2,6 +2,7 @@ import { inject, injectable } from '../di.js'
 import { RenderError, type Compositor } from '../../core/index.js'
 import type { Billing } from '../billing/billing.js'
 import { workDir, type ServiceConfig } from '../config.js'
+import type { Destinations } from '../destinations/deliver.js'
 import type { JobEvents } from '../events.js'
 import type { JobStore, Job } from './store.js'
 import { renderToStorage, type RenderOutcome } from './render-task.js'
@@ -28,6 +29,7 @@ export class RenderWorker {
     @inject(TOKENS.Renderer) private readonly renderer: Compositor,
     @inject(TOKENS.Billing) private readonly billing: Billing,
     @inject(TOKENS.Events) private readonly events: JobEvents,
+    @inject(TOKENS.Destinations) private readonly destinations: Destinations,
   ) {}
 
   /** Aborts a running job of this process; false when it does not run here. */
@@ -62,7 +64,7 @@ export class RenderWorker {
       Math.max(200, this.config.leaseMs / 3),
     )
     await this.events.emit('render.processing', (await this.jobs.get(job.id)) ?? job)
-    const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events }
+    const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events, destinations: this.destinations }
     try {
       const outcome = await renderToStorage({ renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config) }, job, {
         signal: controller.signal,
@@ -75,7 +77,7 @@ export class RenderWorker {
         },
       })
       this.count(outcome)
-      await completeJob(settle, job.id, owner, outcome)
+      await completeJob(settle, job.id, owner, outcome, controller.signal)
     } catch (e) {
       const cancelled = controller.signal.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')
       await failJob(settle, job.id, owner, e, cancelled).catch((err) => console.error(`[worker] could not record the failure of ${job.id}:`, err))

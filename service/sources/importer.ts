@@ -8,6 +8,7 @@ import { publicText } from '../public-text.js'
 import type { Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
 import type { Webhooks } from '../webhooks/events.js'
+import type { SourceRenditions } from './renditions.js'
 import { sniff } from './sniff.js'
 import type { Source, SourceStore } from './store.js'
 
@@ -31,6 +32,7 @@ export class SourceImporter {
     @inject(TOKENS.Sources) private readonly sources: SourceStore,
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Webhooks) private readonly webhooks: Webhooks,
+    @inject(TOKENS.SourceRenditions) private readonly renditions: SourceRenditions,
   ) {}
 
   async start(): Promise<void> {
@@ -115,6 +117,9 @@ export class SourceImporter {
     const media = await sniff(path, what)
     const key = `${id}/${fileName(name, media.ext)}`
     const { size } = await stat(path)
+    // Renditions are made from the local file before it is stored: until they end the source is `importing`,
+    // so a restart imports it again (renditions included) and `source.ready` carries them.
+    await this.renditions.run({ id, key, path, media })
     await this.storage.put(key, path)
     await this.sources.ready(id, key, size, media)
   }

@@ -5,6 +5,7 @@ import type { ServiceConfig } from '../config.js'
 import { ServiceError } from '../errors.js'
 import { checkTargetUrl, parseBody } from '../validate.js'
 import type { SourceImporter } from './importer.js'
+import { RenditionsSchema } from './rendition-schema.js'
 import type { Source, SourceStore } from './store.js'
 
 const HttpUrl = v.pipe(
@@ -14,7 +15,7 @@ const HttpUrl = v.pipe(
 )
 
 /** `POST /v1/sources`: where to fetch the file from and whom to tell when it is ready. */
-export const SourceInputSchema = v.strictObject({ url: HttpUrl, callback: v.optional(HttpUrl) })
+export const SourceInputSchema = v.strictObject({ url: HttpUrl, callback: v.optional(HttpUrl), renditions: v.optional(RenditionsSchema) })
 export type SourceInput = v.InferOutput<typeof SourceInputSchema>
 
 export type IngestDeps = { config: ServiceConfig; sources: SourceStore; importer: SourceImporter }
@@ -29,7 +30,7 @@ export async function ingestSource(d: IngestDeps, principal: Principal, body: un
   await checkTargetUrl('url', input.url, d.config.network)
   await checkTargetUrl('callback', input.callback, d.config.network)
   await checkQuota(d, principal)
-  const source = await d.sources.create(principal, { url: input.url, callback: input.callback })
+  const source = await d.sources.create(principal, { url: input.url, callback: input.callback, renditions: input.renditions })
   d.importer.enqueue(source.id)
   return source
 }

@@ -7,11 +7,13 @@ import { ServiceError } from '../errors.js'
 import { uuidv7 } from '../ids.js'
 import type { Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
+import type { Rendition } from './rendition-schema.js'
+import type { SourceRenditions } from './renditions.js'
 import type { Sniffed } from './sniff.js'
 
 export type SourceStatus = SourceRecord['status']
 // A row holds the record's columns (booleans as integers) and what only the service sees.
-type Row = Omit<SourceRecord, 'url' | 'has_audio'> & {
+type Row = Omit<SourceRecord, 'url' | 'has_audio' | 'renditions'> & {
   account_id: string
   sandbox: number
   storage_key: string | null
@@ -39,12 +41,13 @@ export class SourceStore {
     @inject(TOKENS.Db) private readonly db: Db,
     @inject(TOKENS.Config) private readonly config: ServiceConfig,
     @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.SourceRenditions) private readonly renditions: SourceRenditions,
   ) {}
 
   /** A new source waiting for its import (`url`) or for its bytes (`upload`: the token's hash and expiry). */
   async create(
     principal: Principal,
-    input: { url: string | null; callback?: string; filename?: string; upload?: { tokenHash: string; expiresAt: string } },
+    input: { url: string | null; callback?: string; filename?: string; renditions?: readonly Rendition[]; upload?: { tokenHash: string; expiresAt: string } },
   ): Promise<Source> {
     const id = uuidv7()
     const now = nowIso()
@@ -54,6 +57,7 @@ export class SourceStore {
        VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
       [id, principal.accountId, principal.sandbox, input.url, input.callback ?? null, input.filename ?? null, upload.tokenHash, upload.expiresAt, now, now],
     )
+    if (input.renditions?.length) await this.renditions.add(id, input.renditions)
     return (await this.byId(id))!
   }
 
@@ -81,25 +85,31 @@ export class SourceStore {
     if (q.type) where.push('type = ?'), args.push(q.type)
     if (q.before) where.push('created_at < ?'), args.push(q.before)
     const rows = await this.db.all<Row>(`SELECT * FROM sources WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...args, q.limit])
-    return rows.map((r) => this.toSource(r))
+    return this.withRenditions(rows.map((r) => this.toSource(r)))
   }
 
   /** Deletes the row and the stored file: the caller's own only. */
   async remove(principal: Principal, id: string): Promise<void> {
     const source = await this.get(principal, id)
     if (source.key) await this.storage.remove(source.key)
+    await this.renditions.remove(id)
     await this.db.run('DELETE FROM sources WHERE id = ?', [id])
   }
 
   /** Bytes an account holds (ready sources and imports under way), for its quota. */
   async usedBytes(accountId: string): Promise<number> {
     const row = await this.db.get<{ n: number | null }>("SELECT SUM(bytes) AS n FROM sources WHERE account_id = ? AND status <> 'failed'", [accountId])
-    return Number(row?.n ?? 0)
+    return Number(row?.n ?? 0) + (await this.renditions.usedBytes(accountId))
   }
 
   async byId(id: string): Promise<Source | undefined> {
     const row = await this.db.get<Row>('SELECT * FROM sources WHERE id = ?', [id])
-    return row && this.toSource(row)
+    return row && (await this.withRenditions([this.toSource(row)]))[0]
+  }
+
+  private async withRenditions(sources: Source[]): Promise<Source[]> {
+    const renditions = await this.renditions.forSources(sources)
+    return sources.map((s) => ({ ...s, renditions: renditions.get(s.id) ?? [] }))
   }
 
   /** Sources an import should (re)start for: queued ones and those a stopped process left importing. */
@@ -140,6 +150,7 @@ export class SourceStore {
       fps: r.fps,
       has_audio: !!r.has_audio,
       error: expired ? UPLOAD_EXPIRED : r.error,
+      renditions: [],
       created_at: r.created_at,
       updated_at: r.updated_at,
       accountId: r.account_id,

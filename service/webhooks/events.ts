@@ -82,6 +82,7 @@ export class Webhooks {
           duration: job.duration,
           credits_used: job.creditsUsed,
           wallet_balance: await balance(job),
+          ...(job.destinations ? { destinations: job.destinations } : {}),
         },
         job.callback,
         ended(job),

@@ -2,14 +2,17 @@ import S3rver from 's3rver'
 import type { S3Config } from '../../service/config.js'
 import { tempDir } from './media.js'
 
-/** s3rver, an S3-compatible server from npm, on loopback with one bucket: the real AWS SDK client talks to it. */
-export async function startS3(): Promise<{ config: S3Config; close(): Promise<void> }> {
+/**
+ * s3rver, an S3-compatible server from npm, on loopback with one bucket (`config.bucket`) and any `buckets`
+ * more: the real AWS SDK client talks to it.
+ */
+export async function startS3(opts: { buckets?: string[] } = {}): Promise<{ config: S3Config; close(): Promise<void> }> {
   const server = new S3rver({
     port: 0,
     address: '127.0.0.1',
     silent: true,
     directory: tempDir('reelforge-s3-'),
-    configureBuckets: [{ name: 'reelforge-test', configs: [] }],
+    configureBuckets: ['reelforge-test', ...(opts.buckets ?? [])].map((name) => ({ name, configs: [] })),
   })
   const { port } = await server.run()
   return {

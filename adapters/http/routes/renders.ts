@@ -13,7 +13,7 @@ import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema, IssueSchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
 
-export type RenderRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events'>
+export type RenderRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events' | 'integrations'>
 
 /**
  * Shotstack's own paths, served with /v1's shapes and Bearer auth so a client only changes the host and the

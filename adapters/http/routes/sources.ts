@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import * as v from 'valibot'
-import { SOURCE_STATUSES, SOURCE_TYPES } from '../../../service/api-types.js'
+import { RENDITION_STATUSES, SOURCE_STATUSES, SOURCE_TYPES } from '../../../service/api-types.js'
 import type { Application } from '../../../service/compose.js'
 import { ingestSource, SourceInputSchema } from '../../../service/sources/ingest.js'
 import { sourceRecord } from '../../../service/sources/importer.js'
@@ -13,20 +13,25 @@ export type SourceRouteDeps = Pick<Application, 'config' | 'sources' | 'importer
 
 // Documentation schema of a source; records are built by service/sources/store.ts.
 const n = v.nullable(v.number())
+const MediaFacts = { content_type: v.nullable(v.string()), bytes: n, width: n, height: n, duration: n, fps: n }
+const RenditionSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  status: v.picklist(RENDITION_STATUSES),
+  url: v.nullable(v.string()),
+  transformation: v.record(v.string(), v.unknown()),
+  ...MediaFacts,
+  error: v.nullable(v.string()),
+})
 const SourceSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   status: v.picklist(SOURCE_STATUSES),
   url: v.nullable(v.string()),
   input_url: v.nullable(v.string()),
   type: v.nullable(v.picklist(SOURCE_TYPES)),
-  content_type: v.nullable(v.string()),
-  bytes: n,
-  width: n,
-  height: n,
-  duration: n,
-  fps: n,
+  ...MediaFacts,
   has_audio: v.boolean(),
   error: v.nullable(v.string()),
+  renditions: v.array(RenditionSchema),
   created_at: v.string(),
   updated_at: v.string(),
 })
@@ -42,7 +47,7 @@ export function sourceRoutes(d: SourceRouteDeps) {
       auth: 'key',
       summary: 'Import a video, image, audio or font file from a URL into hosted storage',
       description:
-        'Answers at once with the queued source. The file is fetched through the network guard within the size limit and the account quota, and must really be media (its bytes are read, not its name); `source.ready` or `source.failed` follows, to `callback` and the global webhook.',
+        'Answers at once with the queued source. The file is fetched through the network guard within the size limit and the account quota, and must really be media (its bytes are read, not its name). `renditions` (at most 10) are new files made from a video or image source with ffmpeg — format, size or resolution × aspectRatio, fit, fps, quality — each ready or failed on its own; the source is ready once they end. `source.ready` or `source.failed` follows, to `callback` and the global webhook.',
       body: SourceInputSchema,
       responses: { 201: { description: 'queued', schema: SourceSchema }, ...errors(400, 413, 415, 422) },
       handler: async (event, principal) => {
@@ -70,7 +75,7 @@ export function sourceRoutes(d: SourceRouteDeps) {
       method: 'get',
       path: '/v1/sources/:id',
       auth: 'key',
-      summary: 'A source: its status, hosted URL and what its file is (type, size, dimensions, duration, fps, audio)',
+      summary: 'A source: its status, hosted URL, what its file is (type, size, dimensions, duration, fps, audio) and its renditions',
       responses: { 200: { description: 'the source', schema: SourceSchema }, ...errors(404) },
       handler: async (event, principal) => sourceRecord(await d.sources.get(principal, id(event))),
     },
@@ -78,7 +83,7 @@ export function sourceRoutes(d: SourceRouteDeps) {
       method: 'delete',
       path: '/v1/sources/:id',
       auth: 'key',
-      summary: 'Delete a source and its stored file (renders that used it keep their output)',
+      summary: 'Delete a source, its stored file and its renditions (renders that used it keep their output)',
       responses: { 200: { description: 'deleted', schema: v.object({ id: v.string(), deleted: v.literal(true) }) }, ...errors(404) },
       handler: async (event, principal) => {
         await d.sources.remove(principal, id(event))

@@ -11,7 +11,7 @@ import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema, QueuedSchema } from '../schemas.js'
 
-export type TemplateRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'renderer' | 'billing' | 'events' | 'templates'>
+export type TemplateRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'renderer' | 'billing' | 'events' | 'templates' | 'integrations'>
 
 // Documentation schemas. Bodies are parsed with the service's (service/templates/schema.ts), where `template`
 // need only be an object: the edit is checked by the render validation, with its merge defaults applied.

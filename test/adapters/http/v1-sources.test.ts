@@ -24,7 +24,10 @@ test.before(async () => {
   await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i color=c=red:s=64x48 -frames:v 1 ${join(dir, 'red.png')}`)
   await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i sine=frequency=440:d=1.5 ${join(dir, 'tone.wav')}`)
   copyFileSync(FONT, join(dir, 'brand.woff2'))
-  writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><script>alert(1)</script><rect width="40" height="20"/></svg>')
+  writeFileSync(
+    join(dir, 'logo.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><script>alert(1)</script><rect width="40" height="20"/></svg>',
+  )
   writeFileSync(join(dir, 'fake.mp4'), '<!DOCTYPE html><html><body>Not Found</body></html>')
   ctx.host = await startPythonServer(dir)
   ctx.rx = await startReceiver()
