@@ -125,12 +125,16 @@ test('the SDK ingests a source by URL and by direct upload, reads, lists and del
     }
     throw new Error(`source ${id} never finished`)
   }
-  const queued = await ingest.postSource(new Shotstack.Source().setUrl(`${host.url}/red.png`))
+  const thumb = new Shotstack.Rendition().setFormat('jpg').setSize(new Shotstack.Size().setWidth(32).setHeight(32))
+  const queued = await ingest.postSource(new Shotstack.Source().setUrl(`${host.url}/red.png`).setOutputs(new Shotstack.Outputs().setRenditions([thumb])))
   assert.is(queued.data.type, 'source')
   const fetched = await waitReady(queued.data.id)
   // The SDK's model turns `height` into a string (its schema says so); the wire has a number.
   assert.equal([fetched.status, fetched.width, fetched.height, fetched.input], ['ready', 64, '64', `${host.url}/red.png`])
   assert.match(fetched.source, new RegExp(`^${base}/v1/files/${queued.data.id}/red\\.png$`))
+  const [rendition] = fetched.outputs.renditions
+  assert.equal([rendition.status, rendition.width, rendition.height], ['ready', 32, 32])
+  assert.match(rendition.url, new RegExp(`^${base}/v1/files/${queued.data.id}/`))
 
   const signed = await ingest.getUploadSignedUrl()
   assert.is(signed.data.type, 'upload')
@@ -149,6 +153,10 @@ test('the SDK ingests a source by URL and by direct upload, reads, lists and del
   assert.is(refused.status, 400)
   assert.equal(Object.keys(refused.response.body), ['errors'])
   assert.match(refused.response.body.errors[0].detail, /url/)
+  const badRendition = new Shotstack.Source().setUrl(`${host.url}/red.png`).setOutputs(new Shotstack.Outputs().setRenditions([{ format: 'jpg', fps: 7 }]))
+  const named = await ingest.postSource(badRendition).catch((e: any) => e)
+  assert.is(named.status, 400)
+  assert.match(named.response.body.errors[0].detail, /outputs\.renditions\[0\]\.fps/, 'the path as the request wrote it')
 })
 
 test("errors reach the SDK in Shotstack's shapes: a bad edit, a bad key, the wrong environment", async () => {

@@ -21,9 +21,22 @@ const sourceData = (s: Source) => ({
     ...(s.duration !== null ? { duration: s.duration } : {}),
     ...(s.fps !== null ? { fps: s.fps } : {}),
     ...(s.error ? { error: s.error } : {}),
+    ...(s.renditions.length ? { outputs: { renditions: s.renditions.map(renditionData) } } : {}),
     created: s.created_at,
     updated: s.updated_at,
   },
+})
+
+/** `RenditionResponseAttributes`: only what is known (a queued rendition has no size yet). */
+const renditionData = (r: Source['renditions'][number]) => ({
+  id: r.id,
+  status: r.status,
+  ...(r.url ? { url: r.url } : {}),
+  transformation: r.transformation,
+  ...(r.width !== null ? { width: r.width, height: r.height } : {}),
+  ...(r.duration !== null ? { duration: r.duration } : {}),
+  ...(r.fps !== null ? { fps: r.fps } : {}),
+  ...(r.error ? { error: r.error } : {}),
 })
 
 /**
@@ -38,7 +51,9 @@ export function ingestRoutes(d: ShotstackDeps): ShotstackRoute[] {
       api: 'ingest',
       path: '/sources',
       handler: async (event, caller) => {
-        const source = await ingestSource(d, caller, toV1(await body(event)))
+        const source = await ingestSource(d, caller, toV1(await body(event))).catch((e) => {
+          throw asShotstackPaths(e)
+        })
         return json(201, { data: { type: 'source', id: source.id } })
       },
     },
@@ -77,4 +92,12 @@ function toV1(input: unknown): unknown {
       issues: [{ path: `destinations[${foreign}]`, message: 'only the "shotstack" provider is supported for sources' }],
     })
   return outputs?.renditions !== undefined ? { ...rest, renditions: outputs.renditions } : rest
+}
+
+/** A /v1 validation error about `renditions…` names the field as the request wrote it: `outputs.renditions…`. */
+function asShotstackPaths(e: unknown): unknown {
+  if (!(e instanceof ServiceError) || !e.data?.issues) return e
+  const rename = (text: string) => text.replace(/(^|[\s;(])renditions(?=[[.:\s]|$)/g, '$1outputs.renditions')
+  const issues = e.data.issues.map((i) => ({ ...i, path: rename(i.path) }))
+  return new ServiceError(e.code, rename(e.message), { ...e.data, issues })
 }
