@@ -96,6 +96,8 @@ export interface SourceRecord extends MediaFacts {
   url: string | null
   /** Where it was imported from (null for uploads). */
   input_url: string | null
+  /** The name an upload was given (`POST /v1/upload {filename}`); null for imports. */
+  filename: string | null
   type: (typeof SOURCE_TYPES)[number] | null
   has_audio: boolean
   error: string | null

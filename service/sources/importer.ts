@@ -13,7 +13,7 @@ import { sniff } from './sniff.js'
 import type { Source, SourceStore } from './store.js'
 
 /** The public record of a source, as events carry it. */
-export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, filename: _f, ...record }: Source) => record
+export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, ...record }: Source) => record
 
 /**
  * Imports sources in this process, a few at a time: download through the render loader's guard (a fresh copy,

@@ -19,12 +19,11 @@ type Row = Omit<SourceRecord, 'url' | 'has_audio' | 'renditions'> & {
   storage_key: string | null
   has_audio: number
   callback: string | null
-  filename: string | null
   upload_token: string | null
   upload_expires_at: string | null
 }
 /** A source row with what the importer needs beside its public record. */
-export type Source = SourceRecord & { accountId: string; sandbox: boolean; callback: string | null; key: string | null; filename: string | null }
+export type Source = SourceRecord & { accountId: string; sandbox: boolean; callback: string | null; key: string | null }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** What an upload that never received its bytes says once its URL has expired. */

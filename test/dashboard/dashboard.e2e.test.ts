@@ -1,10 +1,14 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Browser, Page } from 'playwright-core'
+import { ffmpegArgs, runFfmpeg } from '../../core/index.js'
 import { ManualClock } from '../../service/clock.js'
 import { RETRY_SCHEDULE_MS } from '../../service/webhooks/outbox.js'
 import { launchBrowser, listen, SCREENSHOTS } from '../helpers/browser.js'
+import { tempDir } from '../helpers/media.js'
+import { startPythonServer } from '../helpers/python-http.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { testService, type TestService } from '../helpers/service.js'
 
@@ -296,14 +300,127 @@ test('wallet, images and keys pages; an admin creates and revokes a key', async 
   await page.close()
 })
 
+test('media: upload an image and a video, import from a URL, a failed import, use in playground, delete', async () => {
+  const dir = tempDir('reelforge-media-')
+  const png = join(dir, 'dot.png')
+  const mp4 = join(dir, 'clip.mp4')
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i color=c=0x3449c9:s=64x48 -frames:v 1 ${png}`)
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i testsrc2=s=160x120:r=10:d=1 -c:v libx264 -preset ultrafast -pix_fmt yuv420p ${mp4}`)
+  // A web host for imports: a real image, and an HTML page named like a video.
+  const served = tempDir('reelforge-served-')
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i color=c=orange:s=32x32 -frames:v 1 ${join(served, 'remote.png')}`)
+  writeFileSync(join(served, 'page.mp4'), '<!doctype html><html><body>not a video</body></html>')
+  const host = await startPythonServer(served)
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
+  try {
+    await signIn(page, ctx.svc.live)
+    await go(page, 'Media')
+    await page.getByText('No media yet').waitFor()
+    assert.equal(await unlabelledControls(page), [])
+
+    // Upload through the file input: each file's bar fills, then says what the file turned out to be.
+    await page.getByLabel('Files to upload').setInputFiles([png, mp4])
+    for (const name of ['dot.png', 'clip.mp4']) await page.locator(`.uploads li[data-upload="${name}"][data-status="ready"]`).waitFor({ timeout: 30_000 })
+    assert.ok(await page.getByLabel('upload of clip.mp4').evaluate((p: HTMLProgressElement) => p.value === p.max && p.max > 0), 'the bar is full')
+    for (const name of ['dot.png', 'clip.mp4']) await page.locator(`tr[data-name="${name}"][data-status="ready"]`).waitFor({ timeout: 15_000 })
+    const listed = async () => (await ctx.svc.call('GET', '/v1/sources')).body.sources as any[]
+    const named = (all: any[], name: string) => all.find((s) => (s.url ?? s.input_url)?.endsWith(`/${name}`))
+    const image = named(await listed(), 'dot.png')
+    const video = named(await listed(), 'clip.mp4')
+    assert.equal([image.type, image.width, image.height, image.content_type], ['image', 64, 48, 'image/png'])
+    assert.equal([video.type, video.width, video.height], ['video', 160, 120])
+    assert.ok(Math.abs(video.duration - 1) < 0.2, `the video lasts ${video.duration} s`)
+    assert.match((await page.locator('tr[data-name="dot.png"]').textContent()) ?? '', /image.*ready.*64×48/)
+    assert.match((await page.locator('tr[data-name="clip.mp4"]').textContent()) ?? '', /video.*ready.*160×120.*1\.0 s/)
+    assert.is(await page.locator('tr[data-name="dot.png"] img').getAttribute('src'), image.url, 'the image is its own thumbnail')
+    assert.is(await page.locator('tr[data-name="clip.mp4"] video').getAttribute('preload'), 'metadata')
+
+    // Dropped onto the zone: a text file is uploaded too, and fails saying what it is.
+    const dropped = await page.evaluateHandle(() => {
+      const dt = new DataTransfer()
+      dt.items.add(new File(['just some notes\n'], 'notes.txt', { type: 'text/plain' }))
+      return dt
+    })
+    await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer: dropped })
+    const refused = page.locator('.uploads li[data-upload="notes.txt"][data-status="failed"]')
+    await refused.waitFor({ timeout: 15_000 })
+    const notes = (await listed()).find((s) => s.status === 'failed' && !s.input_url)
+    assert.ok(notes?.error, 'the failed upload is listed with its reason')
+    assert.is(((await refused.locator('.error').textContent()) ?? '').trim(), notes.error)
+    await page.locator(`tr[data-source="${notes.id}"][data-status="failed"]`).waitFor()
+
+    // Import from a URL: a refused URL is said beside the field; a real image becomes ready; an HTML page fails saying so.
+    const url = page.getByLabel('File URL')
+    await url.fill('ftp://127.0.0.1/remote.png')
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    await page.locator('#media-url-error').filter({ hasText: 'http(s)' }).waitFor()
+    assert.is(await url.getAttribute('aria-invalid'), 'true')
+    await url.fill(`${host.url}/remote.png`)
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    await page.locator('tr[data-name="remote.png"][data-status="ready"]').waitFor({ timeout: 30_000 })
+    assert.is(await url.getAttribute('aria-invalid'), 'false')
+    await url.fill(`${host.url}/page.mp4`)
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    const failed = page.locator('tr[data-name="page.mp4"][data-status="failed"]')
+    await failed.waitFor({ timeout: 30_000 })
+    const why = named(await listed(), 'page.mp4').error as string
+    assert.match(why, /HTML page/)
+    assert.is(((await failed.locator('.source-error').textContent()) ?? '').trim(), why)
+
+    // Filters: by type, then by status.
+    await page.getByLabel('Type').selectOption('image')
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-source]').length === 2)
+    assert.equal(await page.locator('tr[data-source]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')).sort()), ['dot.png', 'remote.png'])
+    await page.getByLabel('Type').selectOption('')
+    await page.getByLabel('Status').selectOption('failed')
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-source]').length === 2)
+    await page.getByLabel('Status').selectOption('')
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-source]').length === 5)
+    await page.getByRole('button', { name: 'Copy URL of dot.png' }).click()
+    await page.getByText('Copied the URL of dot.png.').waitFor()
+    assert.is(await page.evaluate(() => navigator.clipboard.readText()), image.url)
+    assert.equal(await unlabelledControls(page), [])
+    await shot(page, 'media')
+
+    // Use in playground: a draft that is not JSON is left alone; otherwise the image joins it as a clip.
+    const broken = '{"timeline": '
+    await page.evaluate((t) => sessionStorage.setItem('reelforge.playground', t), broken)
+    await page.getByRole('button', { name: 'Use in playground: dot.png' }).click()
+    await page.getByText("Not added: the playground's draft is not valid JSON").waitFor()
+    assert.is(await page.evaluate(() => sessionStorage.getItem('reelforge.playground')), broken)
+    await page.evaluate(() => sessionStorage.removeItem('reelforge.playground'))
+    await page.getByRole('button', { name: 'Use in playground: dot.png' }).click()
+    await page.waitForURL(/#\/playground$/)
+    const editor = page.getByLabel('Timeline JSON (Shotstack format)')
+    const draft = JSON.parse(await editor.inputValue())
+    assert.ok((await editor.inputValue()).includes(image.url), "the image's URL is in the editor")
+    assert.equal(draft.timeline.tracks.at(-1), { clips: [{ asset: { type: 'image', src: image.url }, start: 2, length: 3 }] }, 'after the example ends')
+    await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+    await shot(page, 'media-in-playground')
+
+    // Delete asks twice.
+    await go(page, 'Media')
+    await page.getByRole('button', { name: 'Delete clip.mp4' }).click()
+    await page.getByRole('button', { name: 'Delete for good: clip.mp4' }).click()
+    await page.getByText('Deleted clip.mp4.').waitFor()
+    await page.locator('tr[data-name="clip.mp4"]').waitFor({ state: 'detached' })
+    assert.is((await ctx.svc.call('GET', `/v1/sources/${video.id}`)).status, 404)
+    await shot(page, 'media-after-delete')
+  } finally {
+    await page.close()
+    await host.close()
+  }
+})
+
 test('phone width: no sideways scrolling, tables become cards, a non-admin sees no key admin', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   await signIn(page, ctx.svc.live)
-  for (const name of ['Renders', 'Playground', 'Templates', 'Webhooks', 'Wallet', 'Keys']) {
+  for (const name of ['Renders', 'Playground', 'Templates', 'Media', 'Webhooks', 'Wallet', 'Keys']) {
     await go(page, name)
     await page.getByRole('heading', { level: 1, name }).waitFor()
     await page.waitForTimeout(200)
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    // Against the phone's width, not innerWidth: a mobile viewport widens itself to fit a page that is too wide.
+    const overflow = (await page.evaluate(() => document.documentElement.scrollWidth)) - 390
     assert.ok(overflow <= 1, `${name} scrolls sideways by ${overflow}px at 390px`)
     await shot(page, `phone-${name.toLowerCase()}`)
   }

@@ -4,6 +4,7 @@ import { api, ApiError, session, SIGNED_OUT, type Me } from './api'
 import { Notice } from './components'
 import { ImagesPage } from './pages/images'
 import { KeysPage } from './pages/keys'
+import { MediaPage } from './pages/media'
 import { PlaygroundPage } from './pages/playground'
 import { RendersPage } from './pages/renders'
 import { TemplatesPage } from './pages/templates'
@@ -15,6 +16,7 @@ const PAGES = [
   ['renders', 'Renders'],
   ['playground', 'Playground'],
   ['templates', 'Templates'],
+  ['media', 'Media'],
   ['images', 'Images'],
   ['webhooks', 'Webhooks'],
   ['wallet', 'Wallet'],
@@ -130,6 +132,7 @@ function App() {
         {page === 'renders' && <RendersPage id={param} />}
         {page === 'playground' && <PlaygroundPage me={me} />}
         {page === 'templates' && <TemplatesPage id={param} />}
+        {page === 'media' && <MediaPage />}
         {page === 'images' && <ImagesPage />}
         {page === 'webhooks' && <WebhooksPage />}
         {page === 'wallet' && <WalletPage me={me} />}

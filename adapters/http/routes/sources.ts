@@ -27,6 +27,7 @@ const SourceSchema = v.object({
   status: v.picklist(SOURCE_STATUSES),
   url: v.nullable(v.string()),
   input_url: v.nullable(v.string()),
+  filename: v.nullable(v.string()),
   type: v.nullable(v.picklist(SOURCE_TYPES)),
   ...MediaFacts,
   has_audio: v.boolean(),

@@ -63,6 +63,7 @@ test('a streamed PUT to the upload URL becomes a ready source, named by the clie
   assert.equal([done.body.status, done.body.type, done.body.width, done.body.height, done.body.fps], ['ready', 'video', 640, 360, 30])
   assert.is(done.body.content_type, 'video/mp4', 'the bytes decide, not the declared image/png')
   assert.match(done.body.url, /\/Holiday-clip-1\.mp4$/)
+  assert.is(done.body.filename, 'Holiday clip (1).mov', 'the name as given, for lists')
   const served = await fetch(done.body.url)
   assert.ok(Buffer.from(await served.arrayBuffer()).equals(readFileSync(join(dir, 'phone.mov'))))
 })

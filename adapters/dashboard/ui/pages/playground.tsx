@@ -6,7 +6,7 @@ import { DRAFT, EditingBar, SaveAsTemplate } from './playground-template'
 import { RenderDetail } from './renders'
 import { markIssues, parseEdit, TimelineEditor } from './timeline-editor'
 
-const EXAMPLE = {
+export const EXAMPLE = {
   timeline: {
     background: '#1a1a2e',
     tracks: [
