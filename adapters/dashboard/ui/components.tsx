@@ -181,3 +181,24 @@ export function NumberField(props: { id: string; label: string; path: string; va
     </>
   )
 }
+
+/**
+ * A form's submit action: `busy` while its work runs, and what it threw as the form's `error` (through
+ * `asError` when the form words it its own way), cleared on the next try.
+ */
+export function useAction(asError: (e: unknown) => Error = (e) => e as Error) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<Error>()
+  const run = async (work: () => Promise<unknown>) => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      await work()
+    } catch (e) {
+      setError(asError(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, error, setError, run }
+}

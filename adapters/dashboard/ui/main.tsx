@@ -1,7 +1,7 @@
 import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, ApiError, session, SIGNED_OUT, type Me } from './api'
-import { Notice } from './components'
+import { Notice, useAction } from './components'
 import { ImagesPage } from './pages/images'
 import { KeysPage } from './pages/keys'
 import { MediaPage } from './pages/media'
@@ -41,21 +41,16 @@ function useRoute(): [Page, string | undefined] {
 
 function SignIn({ onSignedIn, reason }: { onSignedIn: (me: Me) => void; reason?: string }) {
   const [key, setKey] = useState('')
-  const [error, setError] = useState<Error>()
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
+  const { busy, error, run } = useAction((err) =>
+    err instanceof ApiError && err.status === 401 ? new Error('That key is not valid (or was revoked).') : (err as Error),
+  )
+  const submit = (e: Event) => {
     e.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    try {
+    run(async () => {
       const me = await api<Me>('GET', '/v1/me', undefined, key.trim())
       session.set(key.trim())
       onSignedIn(me)
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 401 ? new Error('That key is not valid (or was revoked).') : (err as Error))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <main id="main" class="signin">

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES, PROMPT_LIMIT, type ImageModel } from '../../../../service/vocabulary.js'
 import type { ImageRecord as Image } from '../../../../service/api-types.js'
 import { api, ApiError } from '../api'
-import { credits, FieldError, fieldInvalid, IssueList, Notice, usePoll, when } from '../components'
+import { credits, FieldError, fieldInvalid, IssueList, Notice, usePoll, when, useAction } from '../components'
 
 /** Images: generate with the model, size and style controls the API offers; the account's gallery. */
 export function ImagesPage() {
@@ -10,8 +10,7 @@ export function ImagesPage() {
   const [model, setModel] = useState<ImageModel>('flux')
   const [size, setSize] = useState('1024x1024')
   const [style, setStyle] = useState('natural')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<Error>()
+  const { busy, error, run } = useAction()
   const [made, setMade] = useState<Image>()
   const gallery = usePoll(
     () => api<{ images: Image[] }>('GET', '/v1/ai/image?limit=60'),
@@ -19,19 +18,13 @@ export function ImagesPage() {
   )
   const styles = IMAGE_STYLES[model]
 
-  const generate = async (e: Event) => {
+  const generate = (e: Event) => {
     e.preventDefault()
-    setBusy(true)
-    setError(undefined)
     const [width, height] = size.split('x').map(Number)
-    try {
+    run(async () => {
       setMade(await api<Image>('POST', '/v1/ai/image', { prompt, model, width, height, style: styles.includes(style) ? style : 'natural' }))
       gallery.reload()
-    } catch (err) {
-      setError(err as Error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const unplaced = error instanceof ApiError && error.issues.some((i) => !['prompt', 'model', 'width', 'style'].includes(i.path))
 

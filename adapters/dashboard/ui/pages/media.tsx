@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { SOURCE_STATUSES, SOURCE_TYPES, type SourceRecord as Source } from '../../../../service/api-types.js'
 import { api } from '../api'
-import { FieldError, fieldInvalid, FilterSelect, Notice, usePoll } from '../components'
+import { FieldError, fieldInvalid, FilterSelect, Notice, usePoll, useAction } from '../components'
 import { SourceTable } from './media-list'
 import { isMoving, sourceName } from './media-parts'
 import { UploadZone } from './media-upload'
@@ -9,24 +9,17 @@ import { UploadZone } from './media-upload'
 /** Import from a URL: the service fetches the file; the field shows why a URL is refused. */
 function ImportForm({ onChange }: { onChange(): void }) {
   const [url, setUrl] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<Error>()
+  const { busy, error, run } = useAction()
   const [done, setDone] = useState('')
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault()
-    setBusy(true)
-    setError(undefined)
     setDone('')
-    try {
+    run(async () => {
       const s = await api<Source>('POST', '/v1/sources', { url: url.trim() })
       setDone(`Importing ${sourceName(s)}; it is listed below.`)
       setUrl('')
       onChange()
-    } catch (err) {
-      setError(err as Error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <form class="card stack" onSubmit={submit} aria-labelledby="import-title">

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, ApiError, type Issue } from '../api'
-import { FieldError, fieldInvalid, Notice, when } from '../components'
+import { FieldError, fieldInvalid, Notice, when, useAction } from '../components'
 import { parseEdit } from './timeline-editor'
 
 /** The playground's draft (its editor's text), kept for the tab so it survives page changes and reloads. */
@@ -43,25 +43,18 @@ type Props = { text: string; onIssues(issues: Issue[]): void }
 /** Shown while the draft is a saved template's edit: save it back (PUT), or stop treating it as that template's. */
 export function EditingBar({ text, onIssues }: Props) {
   const [editing, setEditing] = useState(readEditing)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<Error>()
+  const { busy, error, setError, run } = useAction((err) => placeIssues(err, onIssues))
   const [note, setNote] = useState('')
   if (!editing) return null
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault()
-    setError(undefined)
     setNote('')
     const edit = parseEdit(text)
     if (edit instanceof Error) return setError(edit)
-    setBusy(true)
-    try {
+    run(async () => {
       const saved = await api<{ name: string; updated_at: string }>('PUT', `/v1/templates/${editing.id}`, { template: edit })
       setNote(`Template ${saved.name} saved (${when(saved.updated_at)}).`)
-    } catch (err) {
-      setError(placeIssues(err, onIssues))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const stop = () => (sessionStorage.removeItem(EDITING), setEditing(null))
   return (
@@ -85,26 +78,21 @@ export function EditingBar({ text, onIssues }: Props) {
 /** Saves the editor's timeline as a new template and opens its page. */
 export function SaveAsTemplate({ text, onIssues }: Props) {
   const [name, setName] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<Error>()
   const [notice, setNotice] = useState<Error>()
-  const save = async (e: Event) => {
+  const { busy, error, run } = useAction((err) => {
+    // A refused name is said beside its field; anything else in the notice.
+    if (!(err instanceof ApiError && err.issues.length && err.issues.every((i) => i.path === 'name'))) setNotice(placeIssues(err, onIssues))
+    return err as Error
+  })
+  const save = (e: Event) => {
     e.preventDefault()
-    setError(undefined)
     setNotice(undefined)
     const edit = parseEdit(text)
     if (edit instanceof Error) return setNotice(edit)
-    setBusy(true)
-    try {
+    run(async () => {
       const made = await api<{ id: string }>('POST', '/v1/templates', { name, template: edit })
       location.hash = `#/templates/${made.id}`
-    } catch (err) {
-      setError(err as Error)
-      // A refused name is said beside its field; anything else in the notice.
-      if (!(err instanceof ApiError && err.issues.length && err.issues.every((i) => i.path === 'name'))) setNotice(placeIssues(err, onIssues))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <form class="card" onSubmit={save} aria-labelledby="save-as-title">

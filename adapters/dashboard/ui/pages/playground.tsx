@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { api, ApiError, type Issue, type Me } from '../api'
-import { Notice } from '../components'
+import { Notice, useAction } from '../components'
 import { syntaxErrors } from '../json-path'
 import { DRAFT, EditingBar, SaveAsTemplate } from './playground-template'
 import { RenderDetail } from './renders'
@@ -45,8 +45,15 @@ export function PlaygroundPage({ me }: { me: Me }) {
   const [text, setText] = useState(() => sessionStorage.getItem(DRAFT) ?? JSON.stringify(EXAMPLE, null, 2))
   const [serverIssues, setServerIssues] = useState<{ text: string; issues: Issue[] }>({ text: '', issues: [] })
   const [preview, setPreview] = useState(true)
-  const [submitting, setSubmitting] = useState(false)
-  const [submitError, setSubmitError] = useState<Error>()
+  const {
+    busy: submitting,
+    error: submitError,
+    setError: setSubmitError,
+    run,
+  } = useAction((err) => {
+    if (err instanceof ApiError && err.issues.length) showIssues(err.issues)
+    return err as Error
+  })
   const [jobId, setJobId] = useState<string>()
 
   const syntax = useMemo(() => syntaxErrors(text), [text])
@@ -67,25 +74,15 @@ export function PlaygroundPage({ me }: { me: Me }) {
   // Issues from a render or a template save of this text are drawn in the editor as the validation's are.
   const showIssues = (issues: Issue[]) => setServerIssues({ text, issues })
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault()
-    setSubmitError(undefined)
     let edit = parseEdit(text)
     if (edit instanceof Error) return setSubmitError(edit)
     if (preview && edit.output && typeof edit.output === 'object') {
       const { size: _, ...output } = edit.output as Record<string, unknown>
       edit = { ...edit, output: { ...output, resolution: 'preview' } }
     }
-    setSubmitting(true)
-    try {
-      const queued = await api<{ jobId: string }>('POST', '/v1/render', edit)
-      setJobId(queued.jobId)
-    } catch (err) {
-      setSubmitError(err as Error)
-      if (err instanceof ApiError && err.issues.length) showIssues(err.issues)
-    } finally {
-      setSubmitting(false)
-    }
+    run(async () => setJobId((await api<{ jobId: string }>('POST', '/v1/render', edit)).jobId))
   }
 
   return (

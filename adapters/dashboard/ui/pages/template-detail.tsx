@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Template } from '../api'
-import { IssueList, Json, Notice, usePoll, when } from '../components'
+import { IssueList, Json, Notice, usePoll, when, useAction } from '../components'
 import { editInPlayground } from './playground-template'
 import { RenderDetail } from './renders'
 
@@ -88,21 +88,14 @@ function TemplateActions({ t }: { t: Template }) {
 function RenderForm({ t }: { t: Template }) {
   const defaults = mergeDefaults(t)
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(t.merge_fields.map((f) => [f, shown(defaults.get(f))])))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<Error>()
+  const { busy, error, run } = useAction()
   const [jobId, setJobId] = useState<string>()
-  const render = async (e: Event) => {
+  const render = (e: Event) => {
     e.preventDefault()
-    setError(undefined)
-    setBusy(true)
-    try {
+    run(async () => {
       const merge = t.merge_fields.map((find) => ({ find, replace: typed(values[find] ?? '', defaults.get(find)) }))
       setJobId((await api<{ jobId: string }>('POST', `/v1/templates/${t.id}/render`, { merge })).jobId)
-    } catch (err) {
-      setError(err as Error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <>
