@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -44,6 +44,19 @@ for (const storage of ['local', 's3'] as const) {
     await ctx.rx.close()
     await ctx.s3?.close()
   })
+
+  /** Every stored object whose key starts with the source's id, asked of the storage itself (a bucket listing on S3). */
+  async function storedUnder(id: string): Promise<string[]> {
+    if (ctx.s3) {
+      const { S3Client, ListObjectsV2Command } = await import('@aws-sdk/client-s3')
+      const { bucket, endpoint, region, prefix, accessKeyId, secretAccessKey } = ctx.s3.config
+      const client = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey! } })
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix ?? ''}${id}/` }))
+      return (listed.Contents ?? []).map((o) => o.Key!)
+    }
+    const folder = join(ctx.svc.config.dataDir, 'files', id)
+    return existsSync(folder) ? readdirSync(folder) : []
+  }
 
   /** Imports `file` from the Python host and waits for the import to end. */
   async function imported(file: string, callback?: string) {
@@ -150,6 +163,26 @@ for (const storage of ['local', 's3'] as const) {
     assert.is((await ctx.svc.call('DELETE', `/v1/sources/${audio.id}`)).status, 200)
     assert.is((await ctx.svc.app.request(new URL(audio.url).pathname)).status, 404, 'the file is gone')
     assert.is((await ctx.svc.call('GET', `/v1/sources/${audio.id}`)).status, 404)
+  })
+
+  test('an uploaded video with renditions: DELETE leaves no object of it in the storage', async () => {
+    const upload = (await ctx.svc.call('POST', '/v1/upload', { body: { filename: 'clip.mp4' } })).body
+    const put = await ctx.svc.app.request(new URL(upload.url).pathname + new URL(upload.url).search, {
+      method: 'PUT',
+      body: readFileSync(join(dir, 'clip.mp4')),
+    })
+    const video = (await put.json()) as { id: string; status: string; type: string; error: string }
+    assert.equal([video.status, video.type], ['ready', 'video'], video.error)
+    // Renditions come with imports; this upload's stored file and an imported copy with one rendition.
+    const withRendition = await ctx.svc.call('POST', '/v1/sources', {
+      body: { url: `${ctx.host.url}/clip.mp4`, renditions: [{ format: 'jpg', size: { width: 64, height: 48 } }] },
+    })
+    await ctx.svc.importer.idle()
+    for (const id of [video.id, withRendition.body.id]) {
+      assert.ok((await storedUnder(id)).length >= 1, `${id} has stored files`)
+      assert.is((await ctx.svc.call('DELETE', `/v1/sources/${id}`)).status, 200)
+      assert.equal(await storedUnder(id), [], `nothing of ${id} is left in the ${storage} storage`)
+    }
   })
 
   test('the quota: a file larger than what is left fails naming it; a full account is refused with 422', async () => {
