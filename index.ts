@@ -15,9 +15,22 @@ export { RenderError } from './core/index.js'
 export type { Issue, RenderErrorCode, Warning } from './core/index.js'
 
 // Plugins: helpers that type a plugin object, and the plugin contracts
-export { defineAssetPlugin, defineEffectPlugin, defineLoaderPlugin, defineOutputPlugin, defineProviderPlugin, defineTransitionPlugin } from './core/index.js'
+export {
+  defineAiProvider,
+  defineAssetPlugin,
+  defineEffectPlugin,
+  defineLoaderPlugin,
+  defineOutputPlugin,
+  defineProviderPlugin,
+  defineTransitionPlugin,
+} from './core/index.js'
 export { defineGlslTransition, type GlslTransitionOptions } from './plugins/index.js'
 export type {
+  AiProviderPlugin,
+  AiTask,
+  AiTasks,
+  AiRunContext,
+  TimedWord,
   AssetPlugin,
   EffectPlugin,
   FilterPlugin,

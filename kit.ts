@@ -53,7 +53,18 @@ export { cssColor, parseColor, parseColorBytes } from './core/index.js'
 export { anchorOf, layerMatrix, neutralState } from './core/index.js'
 
 // Media: ffmpeg, probing, decoding
-export { ffmpegBin, ffprobeBin, probe, RawVideoDecoder, runFfmpeg, spawnFfmpeg, type DecoderOptions, type Probe, type ProbedStream } from './core/index.js'
+export {
+  ffmpegArgs,
+  ffmpegBin,
+  ffprobeBin,
+  probe,
+  RawVideoDecoder,
+  runFfmpeg,
+  spawnFfmpeg,
+  type DecoderOptions,
+  type Probe,
+  type ProbedStream,
+} from './core/index.js'
 
 // Network: every loader fetches through the SSRF guard
 export { addressGuard, AddressRefused, checkUrl, guardedAgent } from './plugins/index.js'

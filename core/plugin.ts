@@ -3,6 +3,7 @@ import type { Gpu, Texture } from './render/gpu.js'
 import type { AudioSource } from './audio/types.js'
 import type { FontBook } from './fonts.js'
 import type { LAYER_STATE } from './render/layer-state.js'
+import type { AiRunContext, AiTask, AiTasks } from './ai.js'
 
 /** Pixel dimensions. */
 export interface Size {
@@ -245,6 +246,19 @@ export interface ProviderPlugin extends Base<'provider'> {
   generate(request: ImageRequest, opts: { signal: AbortSignal }): Promise<GeneratedImage>
 }
 
+/**
+ * A provider of one AI task (`text`, `speech`, `transcription`, `video`, `upscale`: core/ai.ts) for some public
+ * model names: a vendor's wire API or a local engine. Throws RenderError `E_PROVIDER_FAILED` (with
+ * `data.moderated` for a content refusal) or `E_PROVIDER_TIMEOUT` with a clear reason, never a credential.
+ */
+export interface AiProviderPlugin<T extends AiTask = AiTask> extends Base<'ai'> {
+  task: T
+  models: readonly string[]
+  /** Free and offline (sandbox keys use only these). */
+  local?: boolean
+  run(request: AiTasks[T][0], ctx: AiRunContext): Promise<AiTasks[T][1]>
+}
+
 // ── Loaders ─────────────────────────────────────────────────────────────────────────────────
 
 export interface LoadContext {
@@ -264,7 +278,7 @@ export interface LoaderPlugin extends Base<'loader'> {
   load(src: string, ctx: LoadContext): Promise<string>
 }
 
-export type Plugin = AssetPlugin | TransitionPlugin | EffectPlugin | FilterPlugin | FitPlugin | OutputPlugin | LoaderPlugin | ProviderPlugin
+export type Plugin = AssetPlugin | TransitionPlugin | EffectPlugin | FilterPlugin | FitPlugin | OutputPlugin | LoaderPlugin | ProviderPlugin | AiProviderPlugin
 export type PluginKind = Plugin['kind']
 export type PluginOf<K extends PluginKind> = Extract<Plugin, { kind: K }>
 
@@ -275,3 +289,4 @@ export const defineEffectPlugin = (p: EffectPlugin): EffectPlugin => p
 export const defineOutputPlugin = (p: OutputPlugin): OutputPlugin => p
 export const defineLoaderPlugin = (p: LoaderPlugin): LoaderPlugin => p
 export const defineProviderPlugin = (p: ProviderPlugin): ProviderPlugin => p
+export const defineAiProvider = <T extends AiTask>(p: AiProviderPlugin<T>): AiProviderPlugin<T> => p

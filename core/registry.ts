@@ -10,7 +10,7 @@ export interface Registry {
   names(kind: PluginKind): string[]
 }
 
-const KINDS: readonly PluginKind[] = ['asset', 'transition', 'effect', 'filter', 'fit', 'output', 'loader', 'provider']
+const KINDS: readonly PluginKind[] = ['asset', 'transition', 'effect', 'filter', 'fit', 'output', 'loader', 'provider', 'ai']
 
 /** Builds a registry; a second plugin with the same kind and name throws `E_PLUGIN_DUPLICATE` at once. */
 export function createRegistry(plugins: readonly Plugin[]): Registry {

@@ -1,0 +1,97 @@
+// The AI tasks beside image generation (issue 21): what each asks of a provider and what it gets back.
+// Providers of any task are `ai` plugins: one vendor's wire API, or a free local engine, per file.
+
+/** A word and when it is said, in seconds from the start of the audio. */
+export interface TimedWord {
+  text: string
+  start: number
+  end: number
+}
+
+/** `text` (script writing): a prompt answered with text. */
+export interface TextRequest {
+  prompt: string
+  system?: string
+  maxTokens?: number
+  /** Public model name (`gpt-4o-mini`, a local server's model, …). */
+  model: string
+}
+export interface TextResult {
+  text: string
+}
+
+/** `speech` (voiceover): text spoken, with when each word is said. */
+export interface SpeechRequest {
+  text: string
+  voice?: string
+  model: string
+  /** 0.25–4, 1 = the voice's own pace. */
+  speed?: number
+  format: 'mp3' | 'wav'
+}
+export interface SpeechResult {
+  /** A local file holding the audio (in the `workDir` the caller gave). */
+  path: string
+  mime: string
+  duration: number
+  words: TimedWord[]
+}
+
+/** `transcription` (automatic subtitles): the words of a local audio or video file, timed. */
+export interface TranscriptionRequest {
+  /** A local file: the caller downloaded it through the network guard. */
+  path: string
+  language?: string
+  model: string
+}
+export interface TranscriptionResult {
+  text: string
+  words: TimedWord[]
+  language?: string
+}
+
+/** `video` (AI video generation): a clip from a prompt and/or a first image. */
+export interface VideoRequest {
+  prompt?: string
+  /** A local image file to start from. */
+  image?: string
+  duration: number
+  width: number
+  height: number
+  model: string
+}
+export interface VideoResult {
+  /** A local mp4 file. */
+  path: string
+  duration: number
+}
+
+/** `upscale` (4K upscaling): a local image or video made exactly `width`×`height`. */
+export interface UpscaleRequest {
+  path: string
+  width: number
+  height: number
+  model: string
+}
+export interface UpscaleResult {
+  path: string
+  mime: string
+}
+
+/** Each task's request and result. */
+export interface AiTasks {
+  text: [TextRequest, TextResult]
+  speech: [SpeechRequest, SpeechResult]
+  transcription: [TranscriptionRequest, TranscriptionResult]
+  video: [VideoRequest, VideoResult]
+  upscale: [UpscaleRequest, UpscaleResult]
+}
+export type AiTask = keyof AiTasks
+export const AI_TASKS = ['text', 'speech', 'transcription', 'video', 'upscale'] as const satisfies readonly AiTask[]
+
+/** What a provider call gets besides its request. */
+export interface AiRunContext {
+  signal: AbortSignal
+  /** A scratch folder of the caller's, where result files go (the caller stores and removes them). */
+  workDir: string
+}
