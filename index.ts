@@ -47,6 +47,30 @@ export type {
 export { automatic1111Provider, bflProvider, openaiProvider, sandboxProvider, stabilityProvider } from './plugins/index.js'
 export type { Automatic1111Options, BflOptions, OpenAIOptions, StabilityOptions } from './plugins/index.js'
 
+// AI task providers (text, speech, transcription, video, upscale): vendor wire APIs and local engines
+export {
+  elevenlabsSpeechProvider,
+  espeakSpeechProvider,
+  ffmpegUpscaleProvider,
+  localTranscriptionProvider,
+  lumaVideoProvider,
+  openaiSpeechProvider,
+  openaiTextProvider,
+  openaiTranscriptionProvider,
+  runwayVideoProvider,
+  sandboxTextProvider,
+  sandboxVideoProvider,
+} from './plugins/index.js'
+export type {
+  ElevenLabsSpeechOptions,
+  FfmpegUpscaleOptions,
+  LumaVideoOptions,
+  OpenAISpeechOptions,
+  OpenAITextOptions,
+  OpenAITranscriptionOptions,
+  RunwayVideoOptions,
+} from './plugins/index.js'
+
 // Webhooks: what a receiver verifies
 export { SIGNATURE_HEADER, verifyWebhook } from './plugins/index.js'
 

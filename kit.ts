@@ -70,7 +70,7 @@ export {
 export { addressGuard, AddressRefused, checkUrl, guardedAgent } from './plugins/index.js'
 
 // Image providers: configuration from the environment, and fitting a vendor's image to the asked size
-export { fitImage, providersFromConfig, type ProvidersConfig } from './plugins/index.js'
+export { aiProvidersFromConfig, fitImage, providersFromConfig, type ProvidersConfig } from './plugins/index.js'
 
 // Webhooks: signing and the HTTP sender a custom service composes
 export { httpSender, signWebhook, type SendResult, type WebhookSender } from './plugins/index.js'

@@ -256,6 +256,8 @@ export interface AiProviderPlugin<T extends AiTask = AiTask> extends Base<'ai'> 
   models: readonly string[]
   /** Free and offline (sandbox keys use only these). */
   local?: boolean
+  /** A deterministic stand-in, not a real model (sandbox text, sandbox video): only sandbox keys are given it. */
+  standIn?: boolean
   run(request: AiTasks[T][0], ctx: AiRunContext): Promise<AiTasks[T][1]>
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what reelforge needs, skipping whatever is already there (fast when nothing is missing):
 #   1. Debian packages: ffmpeg, Xvfb + Mesa (headless-gl's display), the toolchain gl@8 builds with,
-#      espeak-ng (the local text-to-speech voice).
+#      espeak-ng (the local text-to-speech voice), pocketsphinx + pocketsphinx-en-us (local transcription, its model
+#      inside the package).
 #   2. npm dependencies (npm ci), when package-lock.json changed since the last install.
 #   3. The dashboard bundle (dist/dashboard), when its sources changed.
 # With --test it also installs what only the tests use: Chromium (the dashboard's browser tests), the Redis
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3 espeak-ng)
+packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3 espeak-ng pocketsphinx pocketsphinx-en-us)
 if [ "${1:-}" = "--test" ]; then packages+=(chromium redis-server postgresql); fi
 missing=()
 for p in "${packages[@]}"; do

@@ -119,3 +119,29 @@ export interface SourceRenditionRecord extends MediaFacts {
   transformation: Record<string, unknown>
   error: string | null
 }
+
+export const AI_JOB_STATUSES = ['queued', 'processing', 'complete', 'failed'] as const
+
+/** An AI job (`GET /v1/ai/{kind}/{id}`): text, speech, transcription, video or upscale. */
+export interface AiJobRecord {
+  id: string
+  kind: 'text' | 'speech' | 'transcription' | 'video' | 'upscale'
+  status: (typeof AI_JOB_STATUSES)[number]
+  model: string
+  /** The engine that made it (`openai`, `elevenlabs`, `espeak`, `sandbox`, …); null until it ran. */
+  provider: string | null
+  /** The result file (audio, video, image); null for text and until complete. */
+  url: string | null
+  /** More result files by name (a transcription's `srt` and `vtt`). */
+  files: Record<string, string>
+  /** The written text (text) or the transcript (transcription). */
+  text: string | null
+  /** Timed words (speech, transcription). */
+  words: Array<{ text: string; start: number; end: number }> | null
+  /** Seconds of the result (speech, video). */
+  duration: number | null
+  credits_used: number
+  error: string | null
+  created_at: string
+  updated_at: string
+}

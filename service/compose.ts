@@ -16,6 +16,8 @@ import type { RenderWorker } from './jobs/worker.js'
 import type { JobQueue } from './queue/queue.js'
 import type { Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
+import type { AiJobs } from './ai/jobs.js'
+import type { AiJobStore } from './ai/store.js'
 import type { SourceImporter } from './sources/importer.js'
 import type { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
@@ -48,6 +50,9 @@ export interface Application {
   /** Hosted sources (service/sources/): rows and the importer that fills them. */
   sources: SourceStore
   importer: SourceImporter
+  /** AI jobs beside images (service/ai/): text, speech, transcription, video, upscale. */
+  aiJobs: AiJobs
+  aiStore: AiJobStore
   /** Account-level integrations (S3 credentials for `output.destinations`). */
   integrations: IntegrationStore
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
@@ -89,6 +94,8 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     served: get<ServedAssets>(TOKENS.ServedAssets),
     sources: get<SourceStore>(TOKENS.Sources),
     importer: get<SourceImporter>(TOKENS.SourceImporter),
+    aiJobs: get<AiJobs>(TOKENS.AiJobs),
+    aiStore: get<AiJobStore>(TOKENS.AiJobStore),
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
@@ -100,11 +107,13 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.outbox.start()
       await app.images.resume()
       await app.importer.start()
+      await app.aiJobs.start()
     },
     stop: async (graceMs) => {
       await app.queue.stop(graceMs)
       await app.images.stop()
       await app.importer.stop()
+      await app.aiJobs.stop()
       await app.outbox.stop()
     },
     close: async () => {

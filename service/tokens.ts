@@ -28,6 +28,10 @@ export const TOKENS = {
   /** Account-level integrations (`IntegrationStore`: S3 credentials) and the copies to `output.destinations` (`Destinations`). */
   Integrations: Symbol('Integrations'),
   Destinations: Symbol('Destinations'),
+  /** AI jobs (`AiJobStore`, `AiJobs`) and the providers of their tasks (`AiProviderPlugin[]`). */
+  AiJobStore: Symbol('AiJobStore'),
+  AiJobs: Symbol('AiJobs'),
+  AiProviders: Symbol('AiProviders'),
   /** Finished renders' files as hosted assets (Shotstack's Serve API). */
   ServedAssets: Symbol('ServedAssets'),
   /** Image vendor providers (`ProviderPlugin[]`). */

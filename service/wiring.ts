@@ -1,6 +1,8 @@
-import type { Compositor, ImageGenerator, ProviderPlugin } from '../core/index.js'
+import type { AiProviderPlugin, Compositor, ImageGenerator, ProviderPlugin } from '../core/index.js'
 import { ServedAssets } from './assets/served.js'
-import { httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
+import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
+import { AiJobs } from './ai/jobs.js'
+import { AiJobStore } from './ai/store.js'
 import { Idempotency } from './accounts/idempotency.js'
 import { KeyStore } from './accounts/keys.js'
 import { RateLimiter } from './accounts/rate-limit.js'
@@ -42,6 +44,8 @@ export interface ServiceOverrides {
   billing?: Billing
   /** Image providers (default: from the environment / REELFORGE_CONFIG). */
   providers?: ProviderPlugin[]
+  /** Providers of the other AI tasks (default: the local engines plus the vendors the environment configures). */
+  aiProviders?: AiProviderPlugin[]
 }
 
 /** One instance per container (a factory registration cannot take a lifecycle; this caches instead). */
@@ -63,6 +67,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(TOKENS.Pricing, { useValue: o.pricing ?? DEFAULT_PRICING })
   c.register(TOKENS.Sender, { useValue: o.sender ?? httpSender({ network: config.network }) })
   c.register(TOKENS.Providers, { useValue: o.providers ?? providersFromConfig() })
+  c.register(TOKENS.AiProviders, { useValue: o.aiProviders ?? aiProvidersFromConfig() })
 
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Wallet, { useClass: Wallet }, scoped)
@@ -98,6 +103,23 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
           pricing: c.resolve(TOKENS.Pricing),
           limiter: c.resolve(TOKENS.Limiter),
           providers: c.resolve(TOKENS.Providers),
+        }),
+    ),
+  )
+  c.register(TOKENS.AiJobStore, { useClass: AiJobStore }, scoped)
+  c.register(
+    TOKENS.AiJobs,
+    once(
+      (c) =>
+        new AiJobs({
+          config,
+          store: c.resolve(TOKENS.AiJobStore),
+          storage: c.resolve(TOKENS.Storage),
+          wallet: c.resolve(TOKENS.Wallet),
+          webhooks: c.resolve(TOKENS.Webhooks),
+          pricing: c.resolve(TOKENS.Pricing),
+          limiter: c.resolve(TOKENS.Limiter),
+          providers: c.resolve(TOKENS.AiProviders),
         }),
     ),
   )

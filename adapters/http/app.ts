@@ -13,6 +13,7 @@ import { webhookRoutes } from './routes/webhooks.js'
 import { integrationRoutes } from './routes/integrations.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
+import { aiJobRoutes } from './routes/ai-jobs.js'
 import { sourceRoutes } from './routes/sources.js'
 import { uploadRoutes } from './routes/uploads.js'
 import { templateRoutes } from './routes/templates.js'
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): H3 {
     ...keyRoutes({ ...deps, bodyLimit, yAxis: deps.config.yAxis }),
     ...templateRoutes(deps),
     ...sourceRoutes(deps),
+    ...aiJobRoutes(deps),
     ...uploadRoutes(deps),
     ...(deps.extraRoutes ?? []),
   ]

@@ -22,7 +22,10 @@ const version = packageVersion()
 
 /** A running service: the app plus what must be started and stopped. */
 export interface Service
-  extends Pick<Application, 'config' | 'db' | 'keys' | 'jobs' | 'queue' | 'events' | 'wallet' | 'webhooks' | 'outbox' | 'images' | 'sources' | 'importer'> {
+  extends Pick<
+    Application,
+    'config' | 'db' | 'keys' | 'jobs' | 'queue' | 'events' | 'wallet' | 'webhooks' | 'outbox' | 'images' | 'sources' | 'importer' | 'aiJobs'
+  > {
   app: ReturnType<typeof createApp>
   /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
   start(): Promise<void>
@@ -36,7 +39,7 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
   const { start, stop, close, ...deps } = application
   const inflight = new InflightRequests()
   const app = createApp({ ...deps, version, inflight })
-  const { db, keys, jobs, queue, events, wallet, webhooks, outbox, images, sources, importer } = deps
+  const { db, keys, jobs, queue, events, wallet, webhooks, outbox, images, sources, importer, aiJobs } = deps
   return {
     app,
     config,
@@ -51,6 +54,7 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
     images,
     sources,
     importer,
+    aiJobs,
     start,
     async close(graceMs) {
       await stop(graceMs)

@@ -123,6 +123,15 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
      storage_key TEXT, content_type TEXT, bytes ${d.bigint}, width INTEGER, height INTEGER, duration ${d.real}, fps ${d.real},
      error TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
    CREATE INDEX source_renditions_source ON source_renditions(source_id, position);`,
+  // AI jobs (issue 21): text, speech, transcription, video and upscale requests, their results (a file's key,
+  // text, timed words, extra files such as subtitles) per account and environment.
+  (d) => `CREATE TABLE ai_jobs (
+     ${d.rowid}id TEXT PRIMARY KEY, account_id TEXT NOT NULL, key_id TEXT NOT NULL, sandbox INTEGER NOT NULL, kind TEXT NOT NULL,
+     status TEXT NOT NULL, model TEXT NOT NULL, provider TEXT, request TEXT NOT NULL, callback TEXT, storage_key TEXT,
+     files TEXT, result_text TEXT, words TEXT, duration ${d.real}, credits_used ${d.real} NOT NULL DEFAULT 0, error TEXT,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE INDEX ai_jobs_account ON ai_jobs(account_id, sandbox, kind, created_at);
+   CREATE INDEX ai_jobs_status ON ai_jobs(status);`,
 ]
 
 /** The engine's migration steps, in order: step i takes a database from `schema_version` i to i + 1. */

@@ -1,12 +1,13 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import type { ServiceConfig } from '../config.js'
-import { workDir } from '../config.js'
 import { inject, injectable } from '../di.js'
 import { fetchGuarded } from '../probe.js'
 import { publicText } from '../public-text.js'
 import type { Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
+import { inWorkDir } from '../work-dir.js'
+import { WorkPool } from '../work-pool.js'
 import type { Webhooks } from '../webhooks/events.js'
 import type { SourceRenditions } from './renditions.js'
 import { sniff } from './sniff.js'
@@ -23,10 +24,6 @@ export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k
  */
 @injectable()
 export class SourceImporter {
-  private readonly waiting: string[] = []
-  private readonly running = new Set<Promise<void>>()
-  private stopped = true
-
   constructor(
     @inject(TOKENS.Config) private readonly config: ServiceConfig,
     @inject(TOKENS.Sources) private readonly sources: SourceStore,
@@ -35,37 +32,22 @@ export class SourceImporter {
     @inject(TOKENS.SourceRenditions) private readonly renditions: SourceRenditions,
   ) {}
 
+  /** Imports at a time in this process: `sources.imports`. */
+  private readonly pool = new WorkPool(
+    () => this.config.sources.imports,
+    (id) => this.run(id),
+  )
+
   async start(): Promise<void> {
-    this.stopped = false
+    this.pool.start()
     for (const id of await this.sources.unfinished()) this.enqueue(id)
   }
 
   /** Waits for the imports under way; queued ones stay queued in the database for the next start. */
-  async stop(): Promise<void> {
-    this.stopped = true
-    this.waiting.length = 0
-    await Promise.allSettled([...this.running])
-  }
-
-  enqueue(id: string): void {
-    this.waiting.push(id)
-    this.pump()
-  }
-
+  stop = (): Promise<void> => this.pool.stop()
+  enqueue = (id: string): void => this.pool.enqueue(id)
   /** Resolves when nothing is queued or running (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running.size || this.waiting.length) await Promise.allSettled([...this.running])
-  }
-
-  private pump(): void {
-    while (!this.stopped && this.waiting.length && this.running.size < this.config.sources.imports) {
-      const run = this.run(this.waiting.shift()!).finally(() => {
-        this.running.delete(run)
-        this.pump()
-      })
-      this.running.add(run)
-    }
-  }
+  idle = (): Promise<void> => this.pool.idle()
 
   private async run(id: string): Promise<void> {
     const source = await this.sources.byId(id)
@@ -102,15 +84,7 @@ export class SourceImporter {
   }
 
   /** A fresh folder under the work directory for `work`, removed after it. */
-  async inWorkDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-    await mkdir(workDir(this.config), { recursive: true })
-    const dir = await mkdtemp(join(workDir(this.config), 'source-'))
-    try {
-      return await work(dir)
-    } finally {
-      await rm(dir, { recursive: true, force: true })
-    }
-  }
+  inWorkDir = <T>(work: (dir: string) => Promise<T>): Promise<T> => inWorkDir(this.config, 'source-', work)
 
   /** Reads what the file is, stores it as `<id>/<stem>.<real extension>` and marks the source ready. */
   private async keep(id: string, path: string, what: string, name: string): Promise<void> {

@@ -28,11 +28,31 @@ const VOICES: Record<string, { gender: 'f' | 'm'; lang: string }> = {
   Olivia: { gender: 'f', lang: 'en-gb' },
   Aria: { gender: 'f', lang: 'en-gb' },
   Ayanda: { gender: 'f', lang: 'en-gb' },
+  // OpenAI's voice names, so a voiceover asked of OpenAI speaks offline with a voice of the same kind.
+  alloy: { gender: 'f', lang: 'en-us' },
+  ash: { gender: 'm', lang: 'en-us' },
+  ballad: { gender: 'm', lang: 'en-gb' },
+  cedar: { gender: 'm', lang: 'en-us' },
+  coral: { gender: 'f', lang: 'en-us' },
+  echo: { gender: 'm', lang: 'en-us' },
+  fable: { gender: 'm', lang: 'en-gb' },
+  marin: { gender: 'f', lang: 'en-us' },
+  nova: { gender: 'f', lang: 'en-us' },
+  onyx: { gender: 'm', lang: 'en-us' },
+  sage: { gender: 'f', lang: 'en-us' },
+  shimmer: { gender: 'f', lang: 'en-us' },
+  verse: { gender: 'm', lang: 'en-us' },
 }
+
+/** The gender of a known Polly or OpenAI voice name (for vendors that pick a voice of the same kind). */
+export const voiceGender = (name: string | undefined): 'f' | 'm' | undefined => (name ? VOICES[name]?.gender : undefined)
 
 export interface Speech {
   path: string
   duration: number
+  /** The espeak-ng voice and words per minute it was spoken with (word timings must use the same). */
+  voice: string
+  rate: number
 }
 
 const cache = new Map<string, Promise<Speech>>()
@@ -41,8 +61,9 @@ const cache = new Map<string, Promise<Speech>>()
  * Speaks `text` with the local espeak-ng engine into a WAV (no cloud voice needed). Polly voice names map
  * to an espeak voice of the same gender and accent; `language` (BCP-47) picks the language. Results are
  * content-addressed on disk and shared within the process, so a caption of the same voice-over reuses it.
+ * `rate` (espeak words per minute, 80–450) overrides the pace; it is not the asset's playback `speed`.
  */
-export function speak(text: string, opts: { voice?: string; language?: string; newscaster?: boolean } = {}): Promise<Speech> {
+export function speak(text: string, opts: { voice?: string; language?: string; newscaster?: boolean; rate?: number } = {}): Promise<Speech> {
   const known = opts.voice ? VOICES[opts.voice] : undefined
   const lang = opts.language
     ? opts.language
@@ -51,7 +72,7 @@ export function speak(text: string, opts: { voice?: string; language?: string; n
         .replace(/^(en-(us|gb|au|in|nz|za)|[a-z]{2,3}).*$/, '$1')
     : (known?.lang ?? 'en-us')
   const voice = `${lang}+${known?.gender === 'm' ? 'm3' : 'f3'}`
-  const rate = opts.newscaster ? 185 : 165
+  const rate = opts.rate ? Math.round(Math.min(450, Math.max(80, opts.rate))) : opts.newscaster ? 185 : 165
   const key = createHash('sha256')
     .update(JSON.stringify([text, voice, rate]))
     .digest('hex')
@@ -83,5 +104,5 @@ async function synthesize(text: string, voice: string, rate: number, key: string
     await rename(part, path)
   }
   const info = await probe(path)
-  return { path, duration: info.duration ?? 0 }
+  return { path, duration: info.duration ?? 0, voice, rate }
 }

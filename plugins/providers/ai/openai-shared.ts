@@ -1,0 +1,40 @@
+import { RenderError } from '../../../core/index.js'
+import { type HttpResponse, moderated, upstreamError } from '../http.js'
+import { safeJson } from '../openai.js'
+
+// What the OpenAI clients of every task share: where to send, how to keep the key out of messages, and how a
+// non-200 answer becomes our error. Image generation (../openai.ts) predates them and keeps its own.
+
+/** The API root without a trailing `/v1`: both `http://localhost:11434` and the SDK's `…/v1` style work. */
+export const openaiBase = (baseUrl?: string) => (baseUrl ?? 'https://api.openai.com').replace(/\/+$/, '').replace(/\/v1$/, '')
+
+/** Masks the key wherever a vendor message quotes it. */
+export const keyRedactor = (apiKey?: string) => (s: string) => (apiKey && apiKey.length >= 4 ? s.replaceAll(apiKey, '***') : s)
+
+const POLICY_CODES = new Set(['content_policy_violation', 'content_filter', 'invalid_prompt', 'moderation_blocked'])
+const POLICY_WORDS = /safety system|content (policy|management|filter)|usage policy/i
+
+/**
+ * A non-200 answer as our error: a content refusal (moderated), a refused key (OpenAI's own 401 message quotes
+ * part of it, so it is never passed on), a file too large for the endpoint, or the vendor's reason.
+ */
+export function openaiFailure(res: HttpResponse, redact: (s: string) => string): RenderError {
+  const error = safeJson(res.body)?.error as { message?: string; code?: string | null } | undefined
+  const message = error?.message === undefined ? undefined : redact(error.message)
+  if ((res.status === 400 || res.status === 422) && (POLICY_CODES.has(error?.code ?? '') || POLICY_WORDS.test(message ?? '')))
+    return moderated('openai', message ?? 'content policy')
+  if (res.status === 401 || res.status === 403)
+    return new RenderError('E_PROVIDER_FAILED', `openai: the OpenAI key was refused (HTTP ${res.status})`, {
+      vendor: 'openai',
+      status: res.status,
+      retryable: false,
+    })
+  if (res.status === 413)
+    return new RenderError('E_PROVIDER_FAILED', `openai: the file is too large for the provider (HTTP 413${message ? `: ${message}` : ''})`, {
+      vendor: 'openai',
+      status: 413,
+      tooLarge: true,
+      retryable: false,
+    })
+  return upstreamError('openai', res, message)
+}

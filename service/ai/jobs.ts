@@ -1,0 +1,108 @@
+import { type AiProviderPlugin, type AiTask, RenderError } from '../../core/index.js'
+import type { Principal } from '../accounts/keys.js'
+import type { RateLimiter } from '../accounts/rate-limit.js'
+import type { AiJobRecord } from '../api-types.js'
+import type { Pricing } from '../billing/pricing.js'
+import type { Wallet } from '../billing/wallet.js'
+import type { ServiceConfig } from '../config.js'
+import { ServiceError } from '../errors.js'
+import { publicText } from '../public-text.js'
+import type { Storage } from '../storage/storage.js'
+import { checkTargetUrl, parseBody } from '../validate.js'
+import type { Webhooks } from '../webhooks/events.js'
+import { inWorkDir } from '../work-dir.js'
+import { WorkPool } from '../work-pool.js'
+import { chooseProvider } from './choose.js'
+import { runKind } from './kinds.js'
+import { AI_JOB_SCHEMAS } from './requests.js'
+import { type AiJob, type AiJobStore, aiJobRecord } from './store.js'
+
+export interface AiJobDeps {
+  config: ServiceConfig
+  store: AiJobStore
+  storage: Storage
+  wallet: Wallet
+  webhooks: Webhooks
+  pricing: Pricing
+  limiter: RateLimiter
+  providers: readonly AiProviderPlugin[]
+}
+/** The longest one provider call may take (video vendors poll for minutes). */
+const JOB_MS = 20 * 60_000
+
+/**
+ * `POST /v1/ai/{kind}` jobs: parsed strictly, a provider chosen (sandbox keys: local engines, free), rate
+ * limited per key and model (429), the price held (402), then run here in the background — a restart picks
+ * up what was left — charged on success, released on failure, with `ai.complete` / `ai.failed` after.
+ */
+export class AiJobs {
+  private readonly pool = new WorkPool(
+    () => 2,
+    (id) => this.run(id),
+  )
+
+  constructor(private readonly d: AiJobDeps) {}
+
+  async submit(p: Principal, kind: AiTask, body: unknown): Promise<AiJobRecord> {
+    const input = parseBody(AI_JOB_SCHEMAS[kind], body) as Record<string, unknown> & { model?: string; callback?: string }
+    for (const field of ['src', 'image', 'callback'] as const) await checkTargetUrl(field, input[field] as string | undefined, this.d.config.network)
+    const { model } = chooseProvider(this.d.providers, p, kind, input.model)
+    const slot = this.d.limiter.take(p.keyId, model)
+    if (!slot.ok) {
+      const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
+      throw new ServiceError(
+        'E_RATE_LIMITED',
+        `rate limit for ${model} reached (${this.d.config.rateLimits[model]} per minute per key); retry in ${seconds} s`,
+        {
+          retryAfter: seconds,
+        },
+      )
+    }
+    const { callback, ...request } = input
+    const id = await this.d.store.create(p, kind, model, request, callback)
+    try {
+      await this.d.wallet.holdAmount(p.accountId, id, this.price(p, kind))
+    } catch (e) {
+      await this.d.store.remove(id) // nothing stays behind a 402
+      throw e
+    }
+    this.pool.enqueue(id)
+    return aiJobRecord((await this.d.store.byId(id))!)
+  }
+
+  async start(): Promise<void> {
+    this.pool.start()
+    for (const id of await this.d.store.unfinished()) this.pool.enqueue(id)
+  }
+  stop = (): Promise<void> => this.pool.stop()
+  idle = (): Promise<void> => this.pool.idle()
+
+  private price(p: Principal, kind: AiTask): number {
+    return p.sandbox ? 0 : (this.d.pricing.ai[kind] ?? 0)
+  }
+
+  private async run(id: string): Promise<void> {
+    const job = await this.d.store.byId(id)
+    if (!job || (job.status !== 'queued' && job.status !== 'processing')) return
+    let done: AiJob | undefined
+    try {
+      const { provider } = chooseProvider(this.d.providers, job.principal, job.kind, job.model)
+      await this.d.store.processing(id, provider.name)
+      const outcome = await inWorkDir(this.d.config, 'ai-', (dir) => runKind(this.d, job, provider, { signal: AbortSignal.timeout(JOB_MS), workDir: dir }))
+      const credits = await this.d.wallet.charge(job.principal.accountId, id, this.price(job.principal, job.kind))
+      await this.d.store.complete(id, outcome, credits)
+      done = (await this.d.store.byId(id))!
+    } catch (e) {
+      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[ai] ${job.kind} ${id} failed: ${full}`))
+      await this.d.wallet.release(id)
+      await this.d.store.failed(id, e instanceof RenderError && e.data?.moderated ? `refused by the provider's content policy: ${message}` : message)
+      done = (await this.d.store.byId(id))!
+    }
+    const balance = (await this.d.wallet.state(job.principal.accountId)).balance
+    const data = { id, kind: job.kind, status: done.status, url: done.url, credits_used: done.credits_used, wallet_balance: balance }
+    const event = done.status === 'complete' ? 'ai.complete' : 'ai.failed'
+    await this.d.webhooks.emit(job.principal.accountId, event, done.error ? { ...data, error: done.error } : data, job.callback, {
+      sandbox: job.principal.sandbox,
+    })
+  }
+}
