@@ -1,3 +1,4 @@
+import { registryTranscriber } from './transcribe.js'
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { removePartial } from './ffmpeg/run.js'
@@ -154,6 +155,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
         signal: opts.signal ?? new AbortController().signal,
         concurrency: options.concurrency ?? 4,
         generateImage: (request, ctx) => (options.generateImage ?? defaultGenerator(registry))(request, { ...ctx, owner: opts.owner }),
+        transcribe: registryTranscriber(registry, loadOptions().cacheDir),
       })
     },
     async render(input, opts) {

@@ -3,7 +3,7 @@ import type { Gpu, Texture } from './render/gpu.js'
 import type { AudioSource } from './audio/types.js'
 import type { FontBook } from './fonts.js'
 import type { LAYER_STATE } from './render/layer-state.js'
-import type { AiRunContext, AiTask, AiTasks } from './ai.js'
+import type { AiRunContext, AiTask, AiTasks, TimedWord } from './ai.js'
 
 /** Pixel dimensions. */
 export interface Size {
@@ -41,6 +41,8 @@ export interface PrepareContext {
   readonly yAxis: 'down' | 'up'
   /** Generates an image through the image providers (AI assets in timelines); returns a local file path. */
   generateImage(request: ImageRequest): Promise<string>
+  /** The words spoken in a local media file, timed, through the registered transcription engine (local first); undefined when there is none. */
+  transcribe(path: string): Promise<TimedWord[] | undefined>
   /**
    * The clip with this `alias`, for `alias://` sources (captions of a voice-over): its asset as written, and
    * how many seconds after this clip it starts (0 when either start is `auto`/`alias://`).

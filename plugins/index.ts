@@ -1,5 +1,5 @@
-import type { Plugin, ProviderPlugin } from '../core/index.js'
-import { providersFromConfig, sandboxProvider } from './providers/index.js'
+import type { AiProviderPlugin, Plugin, ProviderPlugin } from '../core/index.js'
+import { aiProvidersFromConfig, providersFromConfig, sandboxProvider } from './providers/index.js'
 import { builtinAssets } from './assets/index.js'
 import { builtinFits } from './fits/index.js'
 import { builtinLoaders, type FilePolicy, type HttpLoaderOptions } from './loaders/index.js'
@@ -17,6 +17,11 @@ export interface BuiltinOptions {
   providers?: ProviderPlugin[]
   /** Local files sources may name (default: any; the service allows only `files.allow`, none by default). */
   files?: FilePolicy
+  /**
+   * AI task engines a render may use (captions transcribe a clip's sound); default: the local, free ones
+   * (PocketSphinx where installed). A vendor here would be called, and paid, by every render that needs it.
+   */
+  aiProviders?: AiProviderPlugin[]
 }
 
 /** Every built-in plugin, ready for `createCompositor({ plugins })`. */
@@ -37,6 +42,7 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
     ...builtinLoaders({ network: opts.network, ...opts.http }, opts.files),
     ...providers,
     ...sandbox,
+    ...(opts.aiProviders ?? aiProvidersFromConfig().filter((p) => p.local && !p.standIn)),
   ] as Plugin[]
 }
 

@@ -4,6 +4,8 @@ import type { Replacement } from './rewrite.js'
 /** Warnings the runner expects, by what causes them; anything else is unexplained. */
 const LIMITS: [RegExp, string][] = [
   [/merge field .* has no value/, 'template placeholder the file leaves unfilled'],
+  // Captions transcribe their clip's sound; a stand-in video holds a tone, not speech.
+  [/nothing was heard in/, 'the stand-in media has no speech to caption'],
   [/speech-to-text|music provider|AI video provider|video generation needs|rendered statically/, 'documented limitation: no such service offline'],
 ]
 

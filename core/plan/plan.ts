@@ -1,3 +1,4 @@
+import type { Transcriber } from '../transcribe.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -62,6 +63,8 @@ export interface PlanContext {
   /** Parallel `prepare` calls (downloads, probes). */
   concurrency: number
   generateImage: (request: ImageRequest, ctx: { path: string; signal: AbortSignal; tmpDir: string }) => Promise<string>
+  /** The words spoken in a local media file (captions of a clip's sound); undefined without an engine. */
+  transcribe: Transcriber
 }
 
 /**
@@ -116,6 +119,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
             tmpDir,
             yAxis: ctx.yAxis,
             generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
+            transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
             alias: (name) => {
               const target = aliases.get(name)
               if (!target) return undefined

@@ -97,7 +97,7 @@ captions('caption from alias:// to a text-to-speech clip shows its sentences in 
   assert.ok(early.count > 30 && late.count > 30, 'captions shown at both ends')
   assert.ok(late.maxX - late.minX > early.maxX - early.minX, 'the longer second sentence comes later')
 })
-captions('a caption of a video clip (needs transcription) renders nothing and says why', async () => {
+captions('a caption of an image clip (no sound to transcribe) renders nothing and says why', async () => {
   const png = await solidPng(join(dir, 'p.png'), 32, 32, '#ff0000')
   const { result } = await renderAndDecode(
     edit(
@@ -112,7 +112,7 @@ captions('a caption of a video clip (needs transcription) renders nothing and sa
     ),
   )
   assert.ok(
-    result.warnings.some((w) => /speech-to-text/.test(w.message) && w.path === 'timeline.tracks[0].clips[0].asset'),
+    result.warnings.some((w) => /no sound to transcribe/.test(w.message) && w.path === 'timeline.tracks[0].clips[0].asset'),
     JSON.stringify(result.warnings),
   )
 })

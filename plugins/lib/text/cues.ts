@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { RenderError, type PrepareContext } from '../../../core/index.js'
 import { speak } from '../audio/speech.js'
+import { cuesFromWords } from './subtitle-writer.js'
 import { cuesFromSpeech, parseSubtitles, parseTtml, type Cue } from './subtitles.js'
 
 const MEDIA = /\.(mp4|mov|m4v|webm|mkv|avi|mp3|wav|m4a|aac|flac|ogg|oga|opus)(\?|#|$)/i
@@ -25,8 +26,8 @@ function spokenText(asset: {
 /**
  * The cues a caption shows, in the caption clip's own time: parsed from an SRT, VTT or TTML file, or, for
  * `alias://` to a text-to-speech clip, the sentences of its text timed across its synthesised length
- * (the same speech the voice clip plays). Transcribing real audio needs a speech-to-text service, which
- * reelforge does not have: such captions show nothing, with a warning saying so.
+ * (the same speech the voice clip plays); for `alias://` to a video or audio clip, or a media file as `src`,
+ * what is said in it, through the renderer's transcription engine (`ctx.transcribe`), in the clip's timing.
  */
 export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]> {
   const where = `${ctx.path}.asset.src`
@@ -39,21 +40,41 @@ export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]>
       })
     const spoken = spokenText(target.asset)
     if (!spoken) {
-      ctx.warn(`captions from "${src}" need speech-to-text transcription of a ${target.asset.type}, which is not available; the caption shows nothing`)
-      return []
+      const sounding = target.asset.type === 'video' || target.asset.type === 'audio'
+      const media = sounding && typeof target.asset.src === 'string' ? target.asset.src : undefined
+      if (!media) {
+        ctx.warn(`captions from "${src}": a ${target.asset.type} clip has no sound to transcribe; the caption shows nothing`)
+        return []
+      }
+      // The clip plays its file from `trim` at `speed`, starting `offset` after the caption clip.
+      const trim = typeof target.asset.trim === 'number' ? target.asset.trim : 0
+      const speed = typeof target.asset.speed === 'number' && target.asset.speed > 0 ? target.asset.speed : 1
+      return (await transcribed(media, ctx))
+        .map((c) => ({ ...c, start: target.offset + (c.start - trim) / speed, end: target.offset + (c.end - trim) / speed }))
+        .filter((c) => c.end > target.offset)
     }
     const speech = await speak(spoken.text, spoken)
     const speed = spoken.speed && spoken.speed > 0 ? spoken.speed : 1
     return cuesFromSpeech(spoken.text, speech.duration / speed).map((c) => ({ ...c, start: c.start + target.offset, end: c.end + target.offset }))
   }
-  if (MEDIA.test(src)) {
-    ctx.warn(`captions from the media file "${src}" need speech-to-text transcription, which is not available; the caption shows nothing`)
-    return []
-  }
+  if (MEDIA.test(src)) return transcribed(src, ctx)
   const text = await readFile(await ctx.load(src), 'utf8')
   const cues = /<tt\b/.test(text) ? parseTtml(text) : parseSubtitles(text)
   if (!cues.length) ctx.warn(`${src} holds no subtitle cues (expected SRT, WebVTT or TTML); the caption shows nothing`)
   return cues
+}
+
+/** Cues from what is said in a media file, through the renderer's transcription engine (none: a warning). */
+async function transcribed(src: string, ctx: PrepareContext): Promise<Cue[]> {
+  const words = await ctx.transcribe(await ctx.load(src))
+  if (!words) {
+    ctx.warn(
+      `captions from "${src}" need speech-to-text, and no transcription engine is registered (install pocketsphinx pocketsphinx-en-us, or register one); the caption shows nothing`,
+    )
+    return []
+  }
+  if (!words.length) ctx.warn(`nothing was heard in "${src}"; the caption shows nothing`)
+  return cuesFromWords(words).map((c) => ({ start: c.start, end: c.end, text: c.lines.join('\n') }))
 }
 
 /** Words of a cue with the times they are spoken: the cue's span shared out by word length. */
