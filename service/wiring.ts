@@ -3,6 +3,7 @@ import { ServedAssets } from './assets/served.js'
 import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
 import { AiJobs } from './ai/jobs.js'
 import { AiJobStore } from './ai/store.js'
+import { publishToStorage } from './ai/publish.js'
 import { Idempotency } from './accounts/idempotency.js'
 import { KeyStore } from './accounts/keys.js'
 import { RateLimiter } from './accounts/rate-limit.js'
@@ -67,7 +68,10 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(TOKENS.Pricing, { useValue: o.pricing ?? DEFAULT_PRICING })
   c.register(TOKENS.Sender, { useValue: o.sender ?? httpSender({ network: config.network }) })
   c.register(TOKENS.Providers, { useValue: o.providers ?? providersFromConfig() })
-  c.register(TOKENS.AiProviders, { useValue: o.aiProviders ?? aiProvidersFromConfig() })
+  c.register(
+    TOKENS.AiProviders,
+    once((c) => o.aiProviders ?? aiProvidersFromConfig(process.env, { publishImage: publishToStorage(c.resolve(TOKENS.Storage), config) })),
+  )
 
   c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
   c.register(TOKENS.Wallet, { useClass: Wallet }, scoped)

@@ -12,6 +12,7 @@ import { openaiTranscriptionProvider } from './openai-transcription.js'
 import { runwayVideoProvider } from './runway-video.js'
 import { sandboxTextProvider } from './sandbox-text.js'
 import { sandboxVideoProvider } from './sandbox-video.js'
+import type { PublishImage } from './video-clip.js'
 
 const list = (value: string | undefined) =>
   value
@@ -25,7 +26,7 @@ const list = (value: string | undefined) =>
  * speech, transcription; `OPENAI_TEXT_BASE_URL`, `OPENAI_TRANSCRIPTION_BASE_URL` / `OPENAI_BASE_URL` for an OpenAI-compatible server such as Ollama, which needs
  * no key), `ELEVENLABS_API_KEY`, `RUNWAYML_API_SECRET`, `LUMAAI_API_KEY` (each with an optional `_BASE_URL`).
  */
-export function aiProvidersFromConfig(env: NodeJS.ProcessEnv = process.env): AiProviderPlugin[] {
+export function aiProvidersFromConfig(env: NodeJS.ProcessEnv = process.env, opts: { publishImage?: PublishImage } = {}): AiProviderPlugin[] {
   const out: AiProviderPlugin[] = [sandboxTextProvider, espeakSpeechProvider, ffmpegUpscaleProvider(), sandboxVideoProvider]
   // PocketSphinx only where its Debian model is installed: elsewhere live keys get the 422 that says what to set.
   const model = env.REELFORGE_POCKETSPHINX_MODEL ?? '/usr/share/pocketsphinx/model/en-us'
@@ -39,7 +40,8 @@ export function aiProvidersFromConfig(env: NodeJS.ProcessEnv = process.env): AiP
   if (env.OPENAI_API_KEY || env.OPENAI_TRANSCRIPTION_BASE_URL)
     out.push(openaiTranscriptionProvider({ apiKey: env.OPENAI_API_KEY, baseUrl: sttBase, model: env.REELFORGE_TRANSCRIPTION_MODEL }))
   if (env.ELEVENLABS_API_KEY) out.push(elevenlabsSpeechProvider({ apiKey: env.ELEVENLABS_API_KEY, baseUrl: env.ELEVENLABS_BASE_URL }))
-  if (env.RUNWAYML_API_SECRET) out.push(runwayVideoProvider({ apiKey: env.RUNWAYML_API_SECRET, baseUrl: env.RUNWAYML_BASE_URL }))
-  if (env.LUMAAI_API_KEY) out.push(lumaVideoProvider({ apiKey: env.LUMAAI_API_KEY, baseUrl: env.LUMAAI_BASE_URL }))
+  if (env.RUNWAYML_API_SECRET)
+    out.push(runwayVideoProvider({ apiKey: env.RUNWAYML_API_SECRET, baseUrl: env.RUNWAYML_BASE_URL, publishImage: opts.publishImage }))
+  if (env.LUMAAI_API_KEY) out.push(lumaVideoProvider({ apiKey: env.LUMAAI_API_KEY, baseUrl: env.LUMAAI_BASE_URL, publishImage: opts.publishImage }))
   return out
 }
