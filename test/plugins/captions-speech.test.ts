@@ -2,6 +2,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { PrepareContext } from '../../core/index.js'
+import { espeakWordTimes } from '../../plugins/lib/audio/espeak-words.js'
+import { speak } from '../../plugins/lib/audio/speech.js'
+import { loadCues } from '../../plugins/lib/text/cues.js'
 import { parseSubtitles, parseTtml } from '../../plugins/lib/text/subtitles.js'
 import { locate, luma } from '../helpers/frames.js'
 import { decodeAudio, rmsDb, solidPng, tempDir } from '../helpers/media.js'
@@ -92,10 +96,29 @@ captions('caption from alias:// to a text-to-speech clip shows its sentences in 
   const { frames, result } = await renderAndDecode(edit([], { fps: 25 }, { tracks: [captionTrack, { clips }] }))
   assert.ok(result.hasAudio, 'the speech is in the mix')
   assert.ok(result.duration > 2, `length auto follows the speech (${result.duration} s)`)
-  const early = locate(frames, 5, white),
-    late = locate(frames, frames.count - 5, white)
-  assert.ok(early.count > 30 && late.count > 30, 'captions shown at both ends')
+  // Captions follow the words as espeak says them: from the first word to the last, not over the silence after.
+  const shown = Array.from({ length: frames.count }, (_, i) => i).filter((i) => locate(frames, i, white).count > 30)
+  assert.ok(shown[0]! <= 0.6 * 25, `the first caption comes with the first word (frame ${shown[0]})`)
+  assert.ok(shown.at(-1)! >= frames.count - 0.8 * 25, `the last one stays to the last word (frame ${shown.at(-1)} of ${frames.count})`)
+  const early = locate(frames, shown[0]! + 3, white),
+    late = locate(frames, shown.at(-1)! - 3, white)
   assert.ok(late.maxX - late.minX > early.maxX - early.minX, 'the longer second sentence comes later')
+})
+captions('cues of a text-to-speech clip are timed by the words espeak says, moved by the clip offset', async () => {
+  const text = 'One sentence here. And then a second, longer sentence to finish.'
+  const ctx = {
+    path: 'timeline.tracks[0].clips[0]',
+    signal: new AbortController().signal,
+    warn: () => {},
+    alias: () => ({ asset: { type: 'text-to-speech', text, voice: 'Joanna' }, offset: 1 }),
+  } as unknown as PrepareContext
+  const cues = await loadCues('alias://VO', ctx)
+  const speech = await speak(text, { voice: 'Joanna' })
+  const words = await espeakWordTimes(text, speech.voice, speech.rate)
+  assert.ok(cues.length >= 2, JSON.stringify(cues))
+  assert.ok(Math.abs(cues[0]!.start - (1 + words[0]!.start)) < 1e-6, 'the first cue starts with the first word')
+  assert.ok(Math.abs(cues.at(-1)!.end - (1 + words.at(-1)!.end)) < 1e-6, 'the last ends with the last word')
+  assert.ok(cues.at(-1)!.end < 1 + speech.duration - 0.01, 'not over the silence after it')
 })
 captions('a caption of an image clip (no sound to transcribe) renders nothing and says why', async () => {
   const png = await solidPng(join(dir, 'p.png'), 32, 32, '#ff0000')
