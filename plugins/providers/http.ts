@@ -109,3 +109,6 @@ export function upstreamError(vendor: string, res: HttpResponse, message: string
 export function moderated(vendor: string, detail: string): RenderError {
   return new RenderError('E_PROVIDER_FAILED', `${vendor}: refused by the provider's content moderation (${detail})`, { vendor, moderated: true })
 }
+
+/** Masks the key wherever a vendor message quotes it (some echo part or all of a refused key). */
+export const keyRedactor = (apiKey?: string) => (s: string) => (apiKey && apiKey.length >= 4 ? s.replaceAll(apiKey, '***') : s)

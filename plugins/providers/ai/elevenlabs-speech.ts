@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type AiProviderPlugin, defineAiProvider, probe, RenderError } from '../../../core/index.js'
 import { wordsFromCharacters } from '../../lib/audio/timed-words.js'
-import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError } from '../http.js'
+import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
 
 export interface ElevenLabsSpeechOptions extends HttpOptions {
@@ -85,7 +85,7 @@ interface TimestampedAudio {
 /** ElevenLabs' `{detail: {status, message}}` as our error; a refused key or exhausted quota never quotes the key. */
 function failure(res: HttpResponse, json: TimestampedAudio | undefined, key: string): RenderError {
   const detail = Array.isArray(json?.detail) ? { status: 'invalid_request', message: json.detail.map((d) => d.msg).join('; ') } : json?.detail
-  const message = detail?.message === undefined ? undefined : key.length >= 4 ? detail.message.replaceAll(key, '***') : detail.message
+  const message = detail?.message === undefined ? undefined : keyRedactor(key)(detail.message)
   if (/bad_prompt|tos|policy|moderat/i.test(detail?.status ?? '') || /terms of service|violat/i.test(message ?? ''))
     return moderated('elevenlabs', message ?? 'content policy')
   if (detail?.status === 'quota_exceeded' || res.status === 402)

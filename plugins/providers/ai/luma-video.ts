@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { type AiProviderPlugin, defineAiProvider, RenderError } from '../../../core/index.js'
-import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError } from '../http.js'
+import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
 import { conformClip, evenSize, nearestRatio, type PublishImage, pollTask } from './video-clip.js'
 
@@ -36,7 +36,7 @@ const MODERATION = /moderat|not allowed|safety|content policy|nsfw/i
 export function lumaVideoProvider(opts: LumaVideoOptions): AiProviderPlugin<'video'> {
   const base = `${(opts.baseUrl ?? 'https://api.lumalabs.ai').replace(/\/+$/, '').replace(/\/dream-machine\/v1$/, '')}/dream-machine/v1`
   const headers = { authorization: `Bearer ${opts.apiKey}`, accept: 'application/json' }
-  const redact = (s: string) => (opts.apiKey.length >= 4 ? s.replaceAll(opts.apiKey, '***') : s)
+  const redact = keyRedactor(opts.apiKey)
   const fail = (res: HttpResponse) => {
     const detail = safeJson(res.body)?.detail
     const message = typeof detail === 'string' ? redact(detail) : undefined

@@ -2,14 +2,10 @@ import { RenderError } from '../../../core/index.js'
 import { type HttpResponse, moderated, upstreamError } from '../http.js'
 import { safeJson } from '../openai.js'
 
-// What the OpenAI clients of every task share: where to send, how to keep the key out of messages, and how a
-// non-200 answer becomes our error. Image generation (../openai.ts) predates them and keeps its own.
+// What the OpenAI clients of every task share: where to send, and how a non-200 answer becomes our error. Image generation (../openai.ts) predates them and keeps its own.
 
 /** The API root without a trailing `/v1`: both `http://localhost:11434` and the SDK's `…/v1` style work. */
 export const openaiBase = (baseUrl?: string) => (baseUrl ?? 'https://api.openai.com').replace(/\/+$/, '').replace(/\/v1$/, '')
-
-/** Masks the key wherever a vendor message quotes it. */
-export const keyRedactor = (apiKey?: string) => (s: string) => (apiKey && apiKey.length >= 4 ? s.replaceAll(apiKey, '***') : s)
 
 const POLICY_CODES = new Set(['content_policy_violation', 'content_filter', 'invalid_prompt', 'moderation_blocked'])
 const POLICY_WORDS = /safety system|content (policy|management|filter)|usage policy/i

@@ -5,8 +5,8 @@ import { type AiProviderPlugin, defineAiProvider, probe, type TimedWord } from '
 import { speechSpan } from '../../lib/audio/silences.js'
 import { voiceGender } from '../../lib/audio/speech.js'
 import { estimateWords } from '../../lib/audio/timed-words.js'
-import { type HttpOptions, providerRequest, upstreamError } from '../http.js'
-import { keyRedactor, openaiBase, openaiFailure } from './openai-shared.js'
+import { type HttpOptions, providerRequest, upstreamError, keyRedactor } from '../http.js'
+import { openaiBase, openaiFailure } from './openai-shared.js'
 
 /** Times the words of speech that came without timings, e.g. through a transcription with word timestamps. */
 export type SpeechAligner = (audio: { path: string; text: string; duration: number }, signal: AbortSignal) => Promise<TimedWord[]>

@@ -1,7 +1,7 @@
 import { type AiProviderPlugin, defineAiProvider } from '../../../core/index.js'
-import { type HttpOptions, moderated, providerRequest, upstreamError } from '../http.js'
+import { type HttpOptions, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
-import { keyRedactor, openaiBase, openaiFailure } from './openai-shared.js'
+import { openaiBase, openaiFailure } from './openai-shared.js'
 
 export interface OpenAITextOptions extends HttpOptions {
   /** Sent as `Authorization: Bearer`. Local servers (Ollama, llama.cpp) need none, so it may be left out. */

@@ -4,9 +4,9 @@ import { FormData } from 'undici'
 import { type AiProviderPlugin, defineAiProvider, type Probe, RenderError, type TimedWord } from '../../../core/index.js'
 import { speechSpan } from '../../lib/audio/silences.js'
 import { estimateWords, round, wordTokens } from '../../lib/audio/timed-words.js'
-import { type HttpOptions, providerRequest, upstreamError } from '../http.js'
+import { type HttpOptions, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
-import { keyRedactor, openaiBase, openaiFailure } from './openai-shared.js'
+import { openaiBase, openaiFailure } from './openai-shared.js'
 import { soundOnly, speechAudio } from './transcription-audio.js'
 
 export interface OpenAITranscriptionOptions extends HttpOptions {

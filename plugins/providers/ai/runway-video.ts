@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { type AiProviderPlugin, defineAiProvider, RenderError } from '../../../core/index.js'
-import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError } from '../http.js'
+import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
 import { conformClip, evenSize, imageDataUri, nearestRatio, type PublishImage, pollTask } from './video-clip.js'
 
@@ -39,7 +39,7 @@ const GEN3_RATIOS = ['1280:768', '768:1280']
 export function runwayVideoProvider(opts: RunwayVideoOptions): AiProviderPlugin<'video'> {
   const base = (opts.baseUrl ?? 'https://api.dev.runwayml.com').replace(/\/+$/, '')
   const headers = { authorization: `Bearer ${opts.apiKey}`, 'x-runway-version': opts.version ?? '2024-11-06', accept: 'application/json' }
-  const redact = (s: string) => (opts.apiKey.length >= 4 ? s.replaceAll(opts.apiKey, '***') : s)
+  const redact = keyRedactor(opts.apiKey)
   const fail = (res: HttpResponse) => {
     const message = (safeJson(res.body)?.error as string | undefined) ?? undefined
     if (res.status === 400 && /moderat|safety|content policy/i.test(message ?? '')) return moderated('runway', redact(message!))
