@@ -21,7 +21,7 @@ export type {
   Size,
   TransitionContext,
 } from './core/index.js'
-export type { AudioSource, Gpu, Texture, FontBook, FontFace, ImageGenerator } from './core/index.js'
+export type { AudioSource, Gpu, Texture, FontBook, FontFace, ImageGenerator, AiAsk, AiAnswer, AiRunner } from './core/index.js'
 
 // A renderer from parts
 export { createCompositor, createRegistry, type CompositorOptions, type Registry } from './core/index.js'

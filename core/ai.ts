@@ -24,6 +24,8 @@ export interface TextResult {
 export interface SpeechRequest {
   text: string
   voice?: string
+  /** BCP-47 language of the text (`en-GB`, `de`), for engines that choose a voice by it. */
+  language?: string
   model: string
   /** 0.25–4, 1 = the voice's own pace. */
   speed?: number
@@ -95,3 +97,17 @@ export interface AiRunContext {
   /** A scratch folder of the caller's, where result files go (the caller stores and removes them). */
   workDir: string
 }
+
+/** What a render's AI asset asks of a task: its request, the model optional (the runner chooses one). */
+export type AiAsk<T extends AiTask> = Omit<AiTasks[T][0], 'model'> & { model?: string }
+/** A runner's answer: the task's result, and whether a free stand-in (not a real model) made it. */
+export type AiAnswer<T extends AiTask> = AiTasks[T][1] & { standIn: boolean }
+/**
+ * How a render's AI assets (`video` with a prompt, `image-to-video`, `text-to-speech`) run a task. Result files
+ * must outlive the call (the default runner writes them to the render's `tmpDir`); `owner` is the render's.
+ */
+export type AiRunner = <T extends AiTask>(
+  task: T,
+  ask: AiAsk<T>,
+  ctx: { path: string; signal: AbortSignal; tmpDir: string; owner?: unknown },
+) => Promise<AiAnswer<T>>

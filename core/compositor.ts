@@ -1,4 +1,6 @@
 import { registryTranscriber } from './transcribe.js'
+import { memoAiRunner, registryAiRunner } from './ai-runner.js'
+import type { AiRunner } from './ai.js'
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { removePartial } from './ffmpeg/run.js'
@@ -43,6 +45,8 @@ export interface CompositorOptions {
    * written to the render's scratch directory. The service replaces it to rate-limit, charge and store.
    */
   generateImage?: ImageGenerator
+  /** How AI assets run other tasks (video, speech). Default: the registered `ai` engines (see ai-runner.ts). */
+  runAi?: AiRunner
 }
 
 /** Generates an image for a render and returns a local file path; `path` names the clip for errors. */
@@ -156,6 +160,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
         concurrency: options.concurrency ?? 4,
         generateImage: (request, ctx) => (options.generateImage ?? defaultGenerator(registry))(request, { ...ctx, owner: opts.owner }),
         transcribe: registryTranscriber(registry, loadOptions().cacheDir),
+        runAi: memoAiRunner(((task, ask, ctx) => (options.runAi ?? registryAiRunner(registry))(task, ask, { ...ctx, owner: opts.owner })) as AiRunner),
       })
     },
     async render(input, opts) {

@@ -3,7 +3,7 @@ import type { Gpu, Texture } from './render/gpu.js'
 import type { AudioSource } from './audio/types.js'
 import type { FontBook } from './fonts.js'
 import type { LAYER_STATE } from './render/layer-state.js'
-import type { AiRunContext, AiTask, AiTasks, TimedWord } from './ai.js'
+import type { AiAnswer, AiAsk, AiRunContext, AiTask, AiTasks, TimedWord } from './ai.js'
 
 /** Pixel dimensions. */
 export interface Size {
@@ -41,6 +41,13 @@ export interface PrepareContext {
   readonly yAxis: 'down' | 'up'
   /** Generates an image through the image providers (AI assets in timelines); returns a local file path. */
   generateImage(request: ImageRequest): Promise<string>
+  /**
+   * Runs an AI task for this clip (a video from a prompt, a voice-over) on the render's engines; the same ask
+   * twice in one render is answered once. The service charges, records and rate-limits it.
+   */
+  runAi<T extends AiTask>(task: T, ask: AiAsk<T>): Promise<AiAnswer<T>>
+  /** The clip's `length` in seconds when the edit gives a number (`auto`/`end` are not known yet). */
+  readonly length?: number
   /** The words spoken in a local media file, timed, through the registered transcription engine (local first); undefined when there is none. */
   transcribe(path: string): Promise<TimedWord[] | undefined>
   /**

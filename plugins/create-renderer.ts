@@ -20,7 +20,7 @@ export function createRenderer(options: RendererOptions = {}): Compositor {
     ...options,
     fonts: [...builtinFonts, ...(options.fonts ?? [])],
     plugins: [
-      ...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files }),
+      ...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files, aiProviders: options.aiProviders }),
       ...(options.plugins ?? []),
     ],
   })

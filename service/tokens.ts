@@ -42,4 +42,6 @@ export const TOKENS = {
   LocalRenderer: Symbol('LocalRenderer'),
   /** How renders make AI images (through `Images`, so they are held, charged and stored). */
   ImageGenerator: Symbol('ImageGenerator'),
+  /** How renders run other AI tasks (voice-overs, prompted video): as AI jobs of the render's account. */
+  AiRunner: Symbol('AiRunner'),
 } as const

@@ -1,7 +1,8 @@
 import type { AiProviderPlugin, Compositor, ImageGenerator, ProviderPlugin } from '../core/index.js'
 import { ServedAssets } from './assets/served.js'
 import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
-import { AiJobs } from './ai/jobs.js'
+import { aiForRender } from './ai/for-render.js'
+import { type AiJobDeps, AiJobs } from './ai/jobs.js'
 import { AiJobStore } from './ai/store.js'
 import { publishToStorage } from './ai/publish.js'
 import { Idempotency } from './accounts/idempotency.js'
@@ -111,21 +112,23 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
     ),
   )
   c.register(TOKENS.AiJobStore, { useClass: AiJobStore }, scoped)
+  const aiDeps = (c: DependencyContainer): AiJobDeps => ({
+    config,
+    store: c.resolve(TOKENS.AiJobStore),
+    storage: c.resolve(TOKENS.Storage),
+    wallet: c.resolve(TOKENS.Wallet),
+    webhooks: c.resolve(TOKENS.Webhooks),
+    pricing: c.resolve(TOKENS.Pricing),
+    limiter: c.resolve(TOKENS.Limiter),
+    providers: c.resolve(TOKENS.AiProviders),
+  })
   c.register(
     TOKENS.AiJobs,
-    once(
-      (c) =>
-        new AiJobs({
-          config,
-          store: c.resolve(TOKENS.AiJobStore),
-          storage: c.resolve(TOKENS.Storage),
-          wallet: c.resolve(TOKENS.Wallet),
-          webhooks: c.resolve(TOKENS.Webhooks),
-          pricing: c.resolve(TOKENS.Pricing),
-          limiter: c.resolve(TOKENS.Limiter),
-          providers: c.resolve(TOKENS.AiProviders),
-        }),
-    ),
+    once((c) => new AiJobs(aiDeps(c))),
+  )
+  c.register(
+    TOKENS.AiRunner,
+    once((c) => aiForRender(aiDeps(c))),
   )
   registerRenderer(c, config, o)
   // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.
@@ -173,6 +176,7 @@ function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: Serv
         storage: c.resolve(TOKENS.Storage),
         providers: c.resolve(TOKENS.Providers),
         generateImage: c.resolve(TOKENS.ImageGenerator),
+        runAi: c.resolve(TOKENS.AiRunner),
       }),
     ),
   )
@@ -193,7 +197,7 @@ function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: Serv
           filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined,
           s3: o.storage ? undefined : config.s3,
         })
-        return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator))
+        return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator), c.resolve(TOKENS.AiRunner))
       }),
     )
   }

@@ -1,4 +1,5 @@
 import type { Transcriber } from '../transcribe.js'
+import type { AiRunner } from '../ai.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -65,6 +66,8 @@ export interface PlanContext {
   generateImage: (request: ImageRequest, ctx: { path: string; signal: AbortSignal; tmpDir: string }) => Promise<string>
   /** The words spoken in a local media file (captions of a clip's sound); undefined without an engine. */
   transcribe: Transcriber
+  /** AI tasks of assets (prompted video, voice-overs); memoised per render by the caller. */
+  runAi: AiRunner
 }
 
 /**
@@ -120,6 +123,8 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
             yAxis: ctx.yAxis,
             generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
             transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
+            runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),
+            length: typeof clip.length === 'number' ? clip.length : undefined,
             alias: (name) => {
               const target = aliases.get(name)
               if (!target) return undefined

@@ -3,7 +3,7 @@ import { prepareSpeech } from './text-to-speech.js'
 
 /**
  * `audio`: a sound file mixed at the clip's time, with `trim`, `speed`, `volume` (or tween) and `effect`;
- * or, with `prompt` and `voice`, that prompt spoken by the local speech engine.
+ * or, with `prompt` and `voice`, that prompt spoken by the render's speech engine (see text-to-speech.ts).
  */
 export const audio = defineAssetPlugin({
   kind: 'asset',
@@ -12,7 +12,7 @@ export const audio = defineAssetPlugin({
   async prepare(params, ctx) {
     const where = `${ctx.path}.asset`
     if (!params.src && params.prompt !== undefined) {
-      // Shotstack's AI form: with a voice it is speech (spoken locally); without one, music, which needs a provider.
+      // Shotstack's AI form: with a voice it is speech; without one, music, which needs a provider.
       if (params.voice) return prepareSpeech({ ...params, text: params.prompt }, ctx)
       ctx.warn('music generation from a prompt needs a music provider, which is not configured; the clip is silent')
       return { size: null, duration: params.musicLengthMs !== undefined ? params.musicLengthMs / 1000 : undefined }

@@ -1,16 +1,14 @@
 import { defineAssetPlugin, ImageToVideoAssetSchema } from '../../core/index.js'
-import { prepareStill } from './image.js'
+import { prepareGeneratedVideo } from './generated-video.js'
 
 /**
- * `image-to-video` (Shotstack's deprecated AI form): there is no video model here, so the image is shown
- * with a slow zoom (the clip's own `effect` wins), and the job says so in a warning.
+ * `image-to-video` (Shotstack's deprecated AI form): `src` set in motion by the render's video engine, with the
+ * optional `prompt` — a vendor where one is configured, else the sandbox's pan/zoom of the image (a warning
+ * says so). The clip lasts its numeric `length` (5 s for `auto`).
  */
 export const imageToVideo = defineAssetPlugin({
   kind: 'asset',
   name: 'image-to-video',
   schema: ImageToVideoAssetSchema,
-  async prepare(params, ctx) {
-    ctx.warn('image-to-video needs an AI video provider, which is not configured; the image is shown with a slow zoom')
-    return { ...(await prepareStill(await ctx.load(params.src), ctx)), defaultEffect: 'zoomInSlow', static: false }
-  },
+  prepare: (params, ctx) => prepareGeneratedVideo({ prompt: params.prompt, image: params.src, aspectRatio: params.aspectRatio }, ctx),
 })

@@ -1,5 +1,5 @@
 import { defineAssetPlugin, TextToSpeechAssetSchema, type Animatable, type PrepareContext, type PreparedAsset } from '../../core/index.js'
-import { speak } from '../lib/audio/speech.js'
+import { speechAsk } from '../lib/audio/speech-ask.js'
 
 export interface SpeechParams {
   text: string
@@ -12,13 +12,13 @@ export interface SpeechParams {
   effect?: 'none' | 'fadeIn' | 'fadeOut' | 'fadeInFadeOut'
 }
 
-/** Sound-only asset of `text` spoken by the local engine, mixed like an audio clip (trim, speed, volume, effect). */
+/** Sound-only asset of `text` spoken by the render's speech engine, mixed like an audio clip (trim, speed, volume, effect). */
 export async function prepareSpeech(params: SpeechParams, ctx: PrepareContext): Promise<PreparedAsset> {
   if (!params.text.trim()) {
     ctx.warn('there is no text to speak; the clip is silent')
     return { size: null, duration: 0 }
   }
-  const speech = await speak(params.text, params)
+  const speech = await ctx.runAi('speech', speechAsk(params))
   const trim = params.trim ?? 0
   const speed = params.speed && params.speed > 0 ? params.speed : 1
   return {
@@ -29,9 +29,10 @@ export async function prepareSpeech(params: SpeechParams, ctx: PrepareContext): 
 }
 
 /**
- * `text-to-speech` (Shotstack's deprecated AI form): `text` spoken with the local espeak-ng engine, the
- * Polly `voice` name mapped to an espeak voice of the same gender and accent. `length: "auto"` is the
- * length of the speech; a caption with `src: "alias://…"` shows the same words.
+ * `text-to-speech` (Shotstack's deprecated AI form): `text` spoken by the speech engine — espeak-ng locally,
+ * the Polly `voice` name mapped to an espeak voice of the same gender and accent; a registered vendor (or the
+ * service's configured one) otherwise. `length: "auto"` is the length of the speech; a caption with
+ * `src: "alias://…"` shows the same words at the engine's own word times.
  */
 export const textToSpeech = defineAssetPlugin({
   kind: 'asset',

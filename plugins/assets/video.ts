@@ -10,14 +10,14 @@ import {
   type Probe,
   type ProbedStream,
 } from '../../core/index.js'
-import { prepareStill } from './image.js'
-import { promptModel, promptSize } from './prompt-size.js'
+import { prepareGeneratedVideo } from './generated-video.js'
 
 /**
  * `video`: frames from a native ffmpeg decoder per clip (a source used twice gets two decoders). ffmpeg
  * seeks to `trim`, retimes by `speed`, resamples to the output fps and scales to the drawn size, so frame
  * k of the clip shows source time `trim + k·speed/fps`. After the source ends the clip shows nothing.
- * The clip's sound joins the render's audio graph with its `volume` and `volumeEffect`.
+ * The clip's sound joins the render's audio graph with its `volume` and `volumeEffect`. With a `prompt` (and no
+ * `src`), the clip comes from the render's video engine (generated-video.ts).
  */
 export const video = defineAssetPlugin({
   kind: 'asset',
@@ -25,16 +25,11 @@ export const video = defineAssetPlugin({
   schema: VideoAssetSchema,
   async prepare(params, ctx) {
     const where = `${ctx.path}.asset`
-    if (!params.src && params.prompt) {
-      // Shotstack's AI form: no video model here, so a still of the prompt (or of `inputSrc`) with a slow zoom.
-      ctx.warn('video generation needs an AI video provider, which is not configured; a still image with a slow zoom stands in')
-      const size = promptSize(undefined, params.aspectRatio, ctx.frame)
-      const still = params.inputSrc
-        ? await ctx.load(params.inputSrc)
-        : await ctx.generateImage({ prompt: params.prompt, model: promptModel(undefined, ctx), ...size })
-      const seconds = Number(params.duration)
-      return { ...(await prepareStill(still, ctx)), defaultEffect: 'zoomInSlow', static: false, duration: seconds > 0 ? seconds : undefined }
-    }
+    if (!params.src && params.prompt)
+      return prepareGeneratedVideo(
+        { prompt: params.prompt, image: params.inputSrc, duration: params.duration, aspectRatio: params.aspectRatio, model: params.model },
+        ctx,
+      )
     if (!params.src)
       throw new RenderError('E_TIMELINE_INVALID', `${where}: a video needs "src" or "prompt"`, {
         path: `${where}.src`,

@@ -84,6 +84,8 @@ export class AiJobs {
   private async run(id: string): Promise<void> {
     const job = await this.d.store.byId(id)
     if (!job || (job.status !== 'queued' && job.status !== 'processing')) return
+    // A render's asset (for-render.ts) left unfinished by a stopped process: its render failed with it.
+    if ('render_id' in job.request) return void (await this.d.wallet.release(id), await this.d.store.failed(id, 'the render it was made for stopped'))
     let done: AiJob | undefined
     try {
       const { provider } = chooseProvider(this.d.providers, job.principal, job.kind, job.model)

@@ -3,6 +3,10 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import {
   RenderError,
+  type AiAnswer,
+  type AiAsk,
+  type AiRunner,
+  type AiTask,
   type Compositor,
   type Edit,
   type ImageGenerator,
@@ -46,6 +50,7 @@ export type ToChild =
   | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
   | { type: 'generated'; ask: number; path?: string; error?: ErrorShape }
+  | { type: 'ai-answer'; ask: number; answer?: AiAnswer<AiTask>; error?: ErrorShape }
 export type ToParent =
   | { type: 'ready' }
   | { type: 'progress'; id: string; progress: RenderProgress }
@@ -54,6 +59,8 @@ export type ToParent =
   | { type: 'done'; id: string; result: RenderResult; retiring?: boolean }
   | { type: 'failed'; id: string; error: ErrorShape; retiring?: boolean }
   | { type: 'generate'; ask: number; request: ImageRequest; path: string; owner?: unknown }
+  /** An AI task of an asset (voice-over, prompted video): run, charged and stored by the parent. */
+  | { type: 'ai'; ask: number; task: AiTask; request: AiAsk<AiTask>; path: string; owner?: unknown }
 
 interface Running {
   resolve(r: RenderResult): void
@@ -82,6 +89,7 @@ export class IsolatedRenderer implements Compositor {
     /** Read when a process starts (the port may be chosen after construction). */
     private readonly config: () => ChildConfig,
     private readonly generateImage: ImageGenerator,
+    private readonly runAi: AiRunner,
   ) {}
 
   get registry() {
@@ -110,7 +118,7 @@ export class IsolatedRenderer implements Compositor {
   }
 
   private spawn(): Worker {
-    const w = new Worker(this.config(), this.generateImage, () => {
+    const w = new Worker(this.config(), { generateImage: this.generateImage, runAi: this.runAi }, () => {
       this.all.delete(w)
       const i = this.idle.indexOf(w)
       if (i >= 0) this.idle.splice(i, 1)
@@ -132,7 +140,8 @@ class Worker {
 
   constructor(
     config: ChildConfig,
-    private readonly generateImage: ImageGenerator,
+    /** What the child asks the parent to do: it owns the database, the wallet and the providers' keys. */
+    private readonly parent: { generateImage: ImageGenerator; runAi: AiRunner },
     onExit: () => void,
   ) {
     const js = fileURLToPath(new URL('./render-child.js', import.meta.url))
@@ -150,6 +159,7 @@ class Worker {
     this.child.on('message', (m: ToParent) => {
       if (m.type === 'ready') return (this.hold(!!this.running), listening())
       if (m.type === 'generate') return void this.generate(m)
+      if (m.type === 'ai') return void this.ai(m)
       const r = this.running
       if (!r || r.id !== m.id) return
       if (m.type === 'progress') return ((r.stage = m.progress.stage), r.onProgress?.(m.progress))
@@ -221,10 +231,20 @@ class Worker {
   private async generate(m: Extract<ToParent, { type: 'generate' }>) {
     const signal = this.running?.signal ?? new AbortController().signal
     try {
-      const path = await this.generateImage(m.request, { path: m.path, signal, tmpDir: '', owner: m.owner })
+      const path = await this.parent.generateImage(m.request, { path: m.path, signal, tmpDir: '', owner: m.owner })
       this.send({ type: 'generated', ask: m.ask, path })
     } catch (e) {
       this.send({ type: 'generated', ask: m.ask, error: toShape(e, 'E_PROVIDER_FAILED') })
+    }
+  }
+
+  private async ai(m: Extract<ToParent, { type: 'ai' }>) {
+    const signal = this.running?.signal ?? new AbortController().signal
+    try {
+      const answer = await this.parent.runAi(m.task, m.request, { path: m.path, signal, tmpDir: '', owner: m.owner })
+      this.send({ type: 'ai-answer', ask: m.ask, answer })
+    } catch (e) {
+      this.send({ type: 'ai-answer', ask: m.ask, error: toShape(e, 'E_PROVIDER_FAILED') })
     }
   }
 }

@@ -1,7 +1,18 @@
 // The render process of `IsolatedRenderer`: one renderer, jobs one at a time from the parent over IPC.
 // Whatever kills it — Xlib exiting when the X server dies, a GL driver segfault, the OOM killer — costs the
 // job it was rendering, never the HTTP service.
-import { crashSite, describeCrashSite, displayLost, RenderError, type Plugin, type RenderProgress, type RenderResult } from '../../core/index.js'
+import {
+  crashSite,
+  describeCrashSite,
+  displayLost,
+  RenderError,
+  type AiAsk,
+  type AiRunner,
+  type AiTask,
+  type Plugin,
+  type RenderProgress,
+  type RenderResult,
+} from '../../core/index.js'
 import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './isolated-renderer.js'
 import { serviceRenderer } from './service-renderer.js'
 import { S3Storage } from '../storage/s3-storage.js'
@@ -9,7 +20,8 @@ import { LocalStorage } from '../storage/storage.js'
 
 const config = JSON.parse(process.argv[2]!) as ChildConfig
 const send = (m: ToParent) => process.send!(m)
-const generated = new Map<number, { resolve(path: string): void; reject(e: Error): void }>()
+/** Questions to the parent (AI assets) waiting for its answer. */
+const asked = new Map<number, { resolve(value: never): void; reject(e: Error): void }>()
 const controllers = new Map<string, AbortController>()
 /** Renders waiting for the parent's answer to their plan (it holds credits for it). */
 const plannedWaits = new Map<string, { resolve(): void; reject(e: Error): void }>()
@@ -29,13 +41,19 @@ const renderer = serviceRenderer({
   storage,
   plugins,
   // AI assets are generated (and charged) by the parent, which owns the database.
-  generateImage: (request, ctx) =>
-    new Promise<string>((resolve, reject) => {
-      const ask = nextAsk++
-      generated.set(ask, { resolve, reject })
-      send({ type: 'generate', ask, request, path: ctx.path, owner: ctx.owner })
-    }),
+  generateImage: (request, ctx) => askParent<string>({ type: 'generate', request, path: ctx.path, owner: ctx.owner }),
+  runAi: ((task: AiTask, request: AiAsk<AiTask>, ctx: { path: string; owner?: unknown }) =>
+    askParent({ type: 'ai', task, request, path: ctx.path, owner: ctx.owner })) as AiRunner,
 })
+
+function askParent<T>(question: DistributiveOmit<Extract<ToParent, { ask: number }>, 'ask'>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const ask = nextAsk++
+    asked.set(ask, { resolve: resolve as (v: never) => void, reject })
+    send({ ...question, ask } as ToParent)
+  })
+}
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
 process.on('message', async (m: ToChild) => {
   if (m.type === 'abort') return controllers.get(m.id)?.abort(new RenderError('E_CANCELLED', m.reason))
@@ -46,11 +64,11 @@ process.on('message', async (m: ToChild) => {
     else wait?.resolve()
     return
   }
-  if (m.type === 'generated') {
-    const g = generated.get(m.ask)
-    generated.delete(m.ask)
-    if (m.error) g?.reject(fromShape(m.error))
-    else g?.resolve(m.path!)
+  if (m.type === 'generated' || m.type === 'ai-answer') {
+    const waiting = asked.get(m.ask)
+    asked.delete(m.ask)
+    if (m.error) waiting?.reject(fromShape(m.error))
+    else waiting?.resolve((m.type === 'generated' ? m.path : m.answer) as never)
     return
   }
   const controller = new AbortController()

@@ -1,4 +1,4 @@
-import type { Compositor, ImageGenerator, Plugin, ProviderPlugin } from '../../core/index.js'
+import type { AiRunner, Compositor, ImageGenerator, Plugin, ProviderPlugin } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { createRenderer } from '../../plugins/create-renderer.js'
 import { storageLoader } from '../storage/storage-loader.js'
@@ -15,6 +15,7 @@ export interface ServiceRendererOptions {
   storage?: Storage
   providers?: ProviderPlugin[]
   generateImage?: ImageGenerator
+  runAi?: AiRunner
   /** Plugins added to the built-in ones (an `IsolatedRenderer`'s `pluginModules`). */
   plugins?: readonly Plugin[]
 }
@@ -31,5 +32,6 @@ export function serviceRenderer(o: ServiceRendererOptions): Compositor {
     providers: o.providers,
     plugins: [...(o.storage ? [storageLoader(o.baseUrl, o.storage, o.cacheDir)] : []), ...(o.plugins ?? [])],
     generateImage: o.generateImage,
+    runAi: o.runAi,
   })
 }

@@ -43,6 +43,10 @@ export interface SegmentedOptions {
  * `local` plans the edit first (validation, smart timing, downloads into the shared cache) to learn the
  * frame count; other formats, and edits too short to split, render in one piece.
  */
+const noAi = (): never => {
+  throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
+}
+
 export async function renderSegmented(local: Compositor, edit: Edit, opts: SegmentedOptions): Promise<RenderResult> {
   const started = performance.now()
   const whole = () =>
@@ -65,9 +69,8 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
     : new IsolatedRenderer(
         local,
         () => ({ cacheDir: opts.cacheDir ?? join(tmpdir(), 'reelforge-cache'), network: opts.network ?? {}, files: opts.files, baseUrl: '' }),
-        () => {
-          throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
-        },
+        noAi,
+        noAi,
       )
   const renderPiece: PieceRenderer = opts.pieces ?? ((piece, o) => pool!.render(piece, o))
   // One piece failing stops the others (remote pieces would otherwise render on for nothing).

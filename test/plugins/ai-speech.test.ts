@@ -50,6 +50,14 @@ espeak('wav and mp3 decode, last what they say, and time every word of the text'
   assert.equal(mp3.words, wav.words)
   assert.ok(Math.abs(mp3.duration - wav.duration) < 0.1)
 })
+espeak('a weak word espeak voices with the next ("the dashboard") still gets its share of the time', async () => {
+  const r = await speak('Hello from the dashboard')
+  assert.equal(
+    r.words.map((w) => w.text),
+    ['Hello', 'from', 'the', 'dashboard'],
+  )
+  for (const w of r.words) assert.ok(w.end - w.start > 0.05, JSON.stringify(r.words))
+})
 espeak('word times match the audio: each pause between words is a silence in the file', async () => {
   for (const format of ['wav', 'mp3'] as const) {
     const r = await speak('One. Two. Three.', { format })

@@ -84,10 +84,26 @@ export function wordsFromEvents(text: string, events: Event[], totalMs: number):
   })
   // A word espeak did not voice (a symbol it skips) takes no time where it stands, so the count still matches.
   let last = 0
-  return tokens.map((t, i) => {
+  const words = tokens.map((t, i) => {
     const s = span[i]!
     const start = Number.isFinite(s.start) ? Math.max(s.start, last) : last
     last = Math.max(start, Number.isFinite(s.end) ? Math.min(s.end, totalMs) : start)
-    return { text: t.text, start: round(start / 1000), end: round(last / 1000) }
+    return { text: t.text, start, end: last }
   })
+  return shareJoinedWords(words).map((w) => ({ text: w.text, start: round(w.start / 1000), end: round(w.end / 1000) }))
+}
+
+/**
+ * espeak voices a weak word with the next one ("the dashboard" is one phonetic word): its own span is empty.
+ * The pair's span is shared by letters, so a caption never shows a word for no time.
+ */
+function shareJoinedWords(words: TimedWord[]): TimedWord[] {
+  for (let i = words.length - 2; i >= 0; i--) {
+    const [w, next] = [words[i]!, words[i + 1]!]
+    if (w.end > w.start || next.start !== w.end || next.end <= next.start) continue
+    const cut = w.start + ((next.end - w.start) * w.text.length) / (w.text.length + next.text.length)
+    words[i] = { ...w, end: cut }
+    words[i + 1] = { ...next, start: cut }
+  }
+  return words
 }

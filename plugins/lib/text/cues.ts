@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { RenderError, type PrepareContext } from '../../../core/index.js'
-import { espeakWordTimes } from '../audio/espeak-words.js'
-import { speak } from '../audio/speech.js'
+import { speechAsk } from '../audio/speech-ask.js'
 import { cuesFromWords } from './subtitle-writer.js'
 import { cuesFromSpeech, parseSubtitles, parseTtml, type Cue } from './subtitles.js'
 
@@ -26,8 +25,8 @@ function spokenText(asset: {
 
 /**
  * The cues a caption shows, in the caption clip's own time: parsed from an SRT, VTT or TTML file, or, for
- * `alias://` to a text-to-speech clip, its words as espeak says them (the same speech the voice clip plays, timed
- * by espeak's own word events); for `alias://` to a video or audio clip, or a media file as `src`,
+ * `alias://` to a text-to-speech clip, its words as the speech engine timed them (the very speech the voice clip
+ * plays: espeak's own word events locally, a vendor's timestamps); for `alias://` to a video or audio clip, or a media file as `src`,
  * what is said in it, through the renderer's transcription engine (`ctx.transcribe`), in the clip's timing.
  */
 export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]> {
@@ -54,12 +53,11 @@ export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]>
         .map((c) => ({ ...c, start: target.offset + (c.start - trim) / speed, end: target.offset + (c.end - trim) / speed }))
         .filter((c) => c.end > target.offset)
     }
-    const speech = await speak(spoken.text, spoken)
+    // The same ask as the voice clip's, so the render's engine answers once and the words are the voice's own.
+    const speech = await ctx.runAi('speech', speechAsk(spoken))
     const speed = spoken.speed && spoken.speed > 0 ? spoken.speed : 1
-    // espeak's own word times for the same voice and rate (exact); sentences spread over the length without them.
-    const words = await espeakWordTimes(spoken.text, speech.voice, speech.rate, ctx.signal).catch(() => [])
-    const cues = words.length
-      ? cuesFromWords(words).map((c) => ({ start: c.start, end: c.end, text: c.lines.join('\n') }))
+    const cues = speech.words.length
+      ? cuesFromWords(speech.words).map((c) => ({ start: c.start, end: c.end, text: c.lines.join('\n') }))
       : cuesFromSpeech(spoken.text, speech.duration)
     return cues.map((c) => ({ ...c, start: target.offset + c.start / speed, end: target.offset + c.end / speed }))
   }

@@ -26,7 +26,7 @@ export const espeakSpeechProvider: AiProviderPlugin<'speech'> = defineAiProvider
   async run(req, { signal, workDir }) {
     if (!req.text.trim()) throw new RenderError('E_PROVIDER_FAILED', 'espeak-ng: there is no text to speak', { vendor: 'espeak-ng' })
     const rate = BASE_RATE * (req.speed && req.speed > 0 ? req.speed : 1)
-    const speech = await speak(req.text, { voice: req.voice, rate })
+    const speech = await speak(req.text, { voice: req.voice, language: req.language, rate })
     if (signal.aborted) throw new RenderError('E_CANCELLED', 'cancelled')
     const [path, words] = await Promise.all([
       encode(speech.path, req, workDir, signal),

@@ -27,6 +27,9 @@ errors('an uncaught exception thrown inside a plugin in the render process → t
     () => {
       throw new RenderError('E_PROVIDER_FAILED', 'no image providers here')
     },
+    () => {
+      throw new RenderError('E_PROVIDER_FAILED', 'no AI engines here')
+    },
   )
   const svc = await testService({ start: true, overrides: { renderer: isolated } })
   try {
