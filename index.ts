@@ -71,6 +71,10 @@ export type {
   RunwayVideoOptions,
 } from './plugins/index.js'
 
+// Prompt to video: a script from any text engine, then a narrated, captioned edit
+export { storyboard } from './plugins/index.js'
+export type { ScriptWriter, Storyboard, StoryboardRequest } from './plugins/index.js'
+
 // Webhooks: what a receiver verifies
 export { SIGNATURE_HEADER, verifyWebhook } from './plugins/index.js'
 

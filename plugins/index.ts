@@ -18,8 +18,9 @@ export interface BuiltinOptions {
   /** Local files sources may name (default: any; the service allows only `files.allow`, none by default). */
   files?: FilePolicy
   /**
-   * AI task engines a render may use (captions transcribe a clip's sound); default: the local, free ones
-   * (PocketSphinx where installed). A vendor here would be called, and paid, by every render that needs it.
+   * AI task engines a render may use (voice-overs, prompted video, captions of a clip's sound); default: the
+   * local, free ones (espeak-ng, PocketSphinx where installed, ffmpeg, the sandbox's stand-ins). A vendor here is
+   * preferred over them, and called — and paid — by every render that needs it.
    */
   aiProviders?: AiProviderPlugin[]
 }
@@ -42,7 +43,7 @@ export function builtinPlugins(opts: BuiltinOptions = {}): Plugin[] {
     ...builtinLoaders({ network: opts.network, ...opts.http }, opts.files),
     ...providers,
     ...sandbox,
-    ...(opts.aiProviders ?? aiProvidersFromConfig().filter((p) => p.local && !p.standIn)),
+    ...(opts.aiProviders ?? aiProvidersFromConfig().filter((p) => p.local)),
   ] as Plugin[]
 }
 
@@ -54,3 +55,4 @@ export type { GlslTransitionOptions } from './transitions/index.js'
 export * from './lib/webhooks/index.js'
 export { addressGuard, checkUrl, guardedAgent, AddressRefused, type NetworkPolicy } from './lib/net/guard.js'
 export * from './providers/index.js'
+export { storyboard, type ScriptWriter, type Storyboard, type StoryboardRequest } from './lib/story/storyboard.js'

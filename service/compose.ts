@@ -1,5 +1,5 @@
 import type { ServedAssets } from './assets/served.js'
-import type { Compositor } from '../core/index.js'
+import type { AiRunner, Compositor } from '../core/index.js'
 import type { Idempotency } from './accounts/idempotency.js'
 import type { KeyStore } from './accounts/keys.js'
 import type { Billing } from './billing/billing.js'
@@ -53,6 +53,8 @@ export interface Application {
   /** AI jobs beside images (service/ai/): text, speech, transcription, video, upscale. */
   aiJobs: AiJobs
   aiStore: AiJobStore
+  /** How renders (and storyboards) run AI tasks as jobs of an account (service/ai/for-render.ts). */
+  aiRunner: AiRunner
   /** Account-level integrations (S3 credentials for `output.destinations`). */
   integrations: IntegrationStore
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
@@ -96,6 +98,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     importer: get<SourceImporter>(TOKENS.SourceImporter),
     aiJobs: get<AiJobs>(TOKENS.AiJobs),
     aiStore: get<AiJobStore>(TOKENS.AiJobStore),
+    aiRunner: get<AiRunner>(TOKENS.AiRunner),
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).

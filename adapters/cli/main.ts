@@ -9,6 +9,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
   wallet: async (argv) => (await import('./wallet.js')).walletCommand(argv),
   compat: async (argv) => (await import('./compat.js')).compatCommand(argv),
+  story: async (argv) => (await import('./story.js')).storyCommand(argv),
 }
 
 const USAGE = `reelforge — video composition from Shotstack-style JSON timelines
@@ -21,6 +22,7 @@ usage:
   reelforge keys list | revoke <id>
   reelforge wallet deposit <amount> --key KEY   add prepaid credits
   reelforge compat <dir> [--full]               render a folder of Shotstack edits offline, checking each
+  reelforge story "<prompt>" -o <out.mp4>       prompt to a narrated, captioned video (offline without keys)
 `
 
 /** CLI entry: `reelforge <command> [...]`. */

@@ -14,6 +14,7 @@ import { integrationRoutes } from './routes/integrations.js'
 import { opsRoutes } from './routes/ops.js'
 import { keyRoutes } from './routes/keys.js'
 import { aiJobRoutes } from './routes/ai-jobs.js'
+import { storyboardRoutes } from './routes/ai-storyboard.js'
 import { sourceRoutes } from './routes/sources.js'
 import { uploadRoutes } from './routes/uploads.js'
 import { templateRoutes } from './routes/templates.js'
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): H3 {
     ...keyRoutes({ ...deps, bodyLimit, yAxis: deps.config.yAxis }),
     ...templateRoutes(deps),
     ...sourceRoutes(deps),
+    ...storyboardRoutes(deps),
     ...aiJobRoutes(deps),
     ...uploadRoutes(deps),
     ...(deps.extraRoutes ?? []),

@@ -5,7 +5,7 @@ import { PROMPT_LIMIT } from '../vocabulary.js'
 // The bodies of `POST /v1/ai/{kind}`: strict (an unknown field is a 400 naming it), every rule a message
 // that says what is allowed. `model` is optional everywhere: the service picks the kind's default.
 
-const text = (max: number) =>
+export const text = (max: number) =>
   v.pipe(
     v.string('must be a string'),
     v.trim(),
@@ -13,7 +13,7 @@ const text = (max: number) =>
     v.maxLength(max, `must be at most ${max} characters`),
     v.check((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
   )
-const url = v.pipe(
+export const url = v.pipe(
   v.string('must be a string'),
   v.url((i) => `must be an absolute URL, got ${show(i.input)}`),
   v.regex(/^https?:\/\//i, 'must be an http(s) URL'),
