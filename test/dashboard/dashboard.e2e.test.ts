@@ -300,6 +300,52 @@ test('wallet, images and keys pages; an admin creates and revokes a key', async 
   await page.close()
 })
 
+test('AI page: a sandbox key writes a script, then speaks a line and plays it with its timed words', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const key = ctx.svc.sandbox
+  await signIn(page, key)
+  await go(page, 'AI')
+  await page.getByRole('heading', { level: 1, name: 'AI' }).waitFor()
+  await page.getByText('No text jobs yet.').waitFor()
+  assert.equal(await unlabelledControls(page), [])
+
+  // Text: the deterministic sandbox script appears, exactly as the API has it.
+  await page.getByLabel('Prompt', { exact: true }).fill('a short video script about a lighthouse at dusk')
+  await page.getByRole('button', { name: 'Write text' }).click()
+  const written = page.locator('.ai-result[data-status="complete"]')
+  await written.locator('.ai-text').waitFor({ timeout: 30_000 })
+  const textJob = (await ctx.svc.call('GET', `/v1/ai/text/${await written.getAttribute('data-job')}`, { key })).body
+  assert.is(textJob.status, 'complete')
+  assert.match(textJob.text, /^Lighthouse at Dusk\n/, 'the title line comes from the prompt')
+  assert.is(await written.locator('.ai-text').textContent(), textJob.text)
+  await page.locator(`tr[data-job="${textJob.id}"][data-status="complete"]`).waitFor()
+  await shot(page, 'ai-text')
+
+  // Speech (espeak): an <audio> of the job's file that the browser can play, and every word with its time.
+  await page.getByRole('navigation', { name: 'AI kind' }).getByRole('link', { name: 'Speech' }).click()
+  await page.getByText('No speech jobs yet.').waitFor()
+  await page.getByLabel('Text to speak').fill('Hello from the dashboard')
+  await page.getByRole('button', { name: 'Speak', exact: true }).click()
+  const spoken = page.locator('.ai-result[data-status="complete"]')
+  const audio = spoken.locator('audio')
+  await audio.waitFor({ timeout: 60_000 })
+  const speechJob = (await ctx.svc.call('GET', `/v1/ai/speech/${await spoken.getAttribute('data-job')}`, { key })).body
+  assert.ok(speechJob.url, 'the job has a file')
+  assert.is(await audio.getAttribute('src'), speechJob.url)
+  assert.match(speechJob.url, /\.mp3$/)
+  await page.waitForFunction(() => ((document.querySelector('.ai-result audio') as HTMLAudioElement | null)?.readyState ?? 0) >= 1, undefined, {
+    timeout: 20_000,
+  })
+  const seconds = await audio.evaluate((a: HTMLAudioElement) => a.duration)
+  assert.ok(Math.abs(seconds - speechJob.duration) < 0.3, `the audio lasts ${seconds} s, the job says ${speechJob.duration} s`)
+  const words = await spoken.locator('.ai-words li').allTextContents()
+  assert.is(words.length, speechJob.words.length)
+  assert.match(words.join(' '), /^Hello .*dashboard/)
+  assert.equal(await unlabelledControls(page), [])
+  await shot(page, 'ai-speech')
+  await page.close()
+})
+
 test('media: upload an image and a video, import from a URL, a failed import, use in playground, delete', async () => {
   const dir = tempDir('reelforge-media-')
   const png = join(dir, 'dot.png')
@@ -415,7 +461,7 @@ test('media: upload an image and a video, import from a URL, a failed import, us
 test('phone width: no sideways scrolling, tables become cards, a non-admin sees no key admin', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   await signIn(page, ctx.svc.live)
-  for (const name of ['Renders', 'Playground', 'Templates', 'Media', 'Webhooks', 'Wallet', 'Keys']) {
+  for (const name of ['Renders', 'Playground', 'Templates', 'Media', 'AI', 'Webhooks', 'Wallet', 'Keys']) {
     await go(page, name)
     await page.getByRole('heading', { level: 1, name }).waitFor()
     await page.waitForTimeout(200)

@@ -2,6 +2,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, ApiError, session, SIGNED_OUT, type Me } from './api'
 import { Notice, useAction } from './components'
+import { AiPage } from './pages/ai'
 import { ImagesPage } from './pages/images'
 import { KeysPage } from './pages/keys'
 import { MediaPage } from './pages/media'
@@ -18,6 +19,7 @@ const PAGES = [
   ['templates', 'Templates'],
   ['media', 'Media'],
   ['images', 'Images'],
+  ['ai', 'AI'],
   ['webhooks', 'Webhooks'],
   ['wallet', 'Wallet'],
   ['keys', 'Keys'],
@@ -129,6 +131,7 @@ function App() {
         {page === 'templates' && <TemplatesPage id={param} />}
         {page === 'media' && <MediaPage />}
         {page === 'images' && <ImagesPage />}
+        {page === 'ai' && <AiPage kind={param} />}
         {page === 'webhooks' && <WebhooksPage />}
         {page === 'wallet' && <WalletPage me={me} />}
         {page === 'keys' && <KeysPage me={me} />}
