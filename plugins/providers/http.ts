@@ -8,6 +8,8 @@ export interface HttpOptions {
   retries?: number
   /** Longest wait honoured from `retry-after` (default 20 s); longer asks fail at once. */
   maxRetryDelayMs?: number
+  /** Largest answer read (default 512 MB: a generated clip or a 4K image as base64 JSON fits); more is a failure. */
+  maxBytes?: number
   dispatcher?: Dispatcher
 }
 
@@ -20,6 +22,27 @@ export interface HttpResponse {
 }
 
 const sharedAgent = new Agent({ keepAliveTimeout: 10_000 })
+
+/**
+ * A body read whole, stopped as soon as it passes `maxBytes`: a vendor's answer never fills memory unbounded.
+ * Flowing ('data'), never paused: undici asserts when a close-delimited body ends while its reader is paused
+ * (nodejs/undici#5360), which an async iterator's back-pressure would do.
+ */
+function readCapped(vendor: string, body: NodeJS.ReadableStream & { destroy(e?: Error): void }, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      const tooBig = new RenderError('E_PROVIDER_FAILED', `${vendor}: the answer is over ${Math.round(maxBytes / 1024 ** 2)} MB; refused`, { vendor })
+      reject(tooBig)
+      body.destroy(tooBig)
+    })
+    body.on('end', () => resolve(Buffer.concat(chunks)))
+    body.on('error', reject)
+  })
+}
 
 /**
  * One provider request with the behaviour every vendor client needs: a time-out, retries on 429/5xx and
@@ -48,9 +71,10 @@ export async function providerRequest(
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       })
-      const body = Buffer.from(await r.body.arrayBuffer())
+      const body = await readCapped(vendor, r.body, opts.maxBytes ?? 512 * 1024 ** 2)
       res = { status: r.statusCode, headers: r.headers, body, json: () => JSON.parse(body.toString('utf8')) }
     } catch (e) {
+      if (e instanceof RenderError) throw e // an answer too large: asking again would not shrink it
       if (init.signal.aborted) throw new RenderError('E_CANCELLED', 'cancelled')
       // Our deadline or undici's own header/body/connect time-out, whichever fired first.
       if (signal.aborted || /TIMEOUT/.test(String((e as { code?: string }).code))) {
