@@ -1,5 +1,6 @@
 // `npm run bench`: reelforge against a hand-written ffmpeg filtergraph on the same slideshow, in one run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { probe } from '../core/index.js'
 import { ensureDisplay } from '../core/index.js'
@@ -53,9 +54,14 @@ async function timed(label: string, edit: object, name: string) {
   console.log(
     `  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}; peak tree PSS (shared libraries counted once) ${mb(run.peakPss)}`,
   )
+  const cores = availableParallelism()
   console.log(
-    `  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${((2 * run.wallMs) / 1000).toFixed(0)} on 2 cores)`,
+    `  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${((cores * run.wallMs) / 1000).toFixed(0)} on ${cores} cores)`,
   )
+  // The machine-independent cost: CPU-seconds per minute of output, the same on any machine for the same work.
+  const perMinute = (s: number) => (s / (r.duration / 60)).toFixed(1)
+  const total = [...run.cpuByRole.values()].reduce((a, b) => a + b, 0)
+  console.log(`  CPU-seconds per output minute: ${perMinute(total)} (${[...run.cpuByRole].map(([role, s]) => `${role} ${perMinute(s)}`).join(', ')})`)
   return run.peakRss
 }
 

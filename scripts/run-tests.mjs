@@ -31,9 +31,18 @@ function runPass({ args, env }) {
   let out = ''
   let lingering
   let leaked = false
+  let pending = ''
   child.stdout.on('data', (d) => {
     process.stdout.write(d)
     out = (out + d.toString()).slice(-20000)
+    // Every FAIL with the first lines of its message, to repeat at the end: CI logs are often read from the tail.
+    const lines = (pending + d.toString()).split('\n')
+    pending = lines.pop()
+    for (const line of lines) {
+      const plain = line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()
+      if (/\bFAIL\b/.test(plain)) failures.push([plain.trim()])
+      else if (failures.length && failures.at(-1).length < 3 && plain.trim()) failures.at(-1).push(plain.trim())
+    }
     // uvu prints "Duration:" last. A test that leaks a handle (a server it never closed) would keep the run
     // alive forever: count what was printed, say so, and stop the process group.
     if (!lingering && /Duration:/.test(out)) {
@@ -64,6 +73,8 @@ function runPass({ args, env }) {
 }
 
 const sum = { total: 0, passed: 0, skipped: 0, failed: 0 }
+/** FAIL lines seen in every pass, each with two lines of its message. */
+const failures = []
 for (const pass of passes) {
   if (passes.length > 1) console.log(`\n── ${pass.name} ──`)
   const r = await runPass(pass)
@@ -72,6 +83,7 @@ for (const pass of passes) {
   for (const k of Object.keys(sum)) sum[k] += r[k]
   if (process.exitCode === 130) break
 }
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f.join('\n    ')}`).join('\n')}`)
 if (sum.skipped) console.log(`(${sum.skipped} skipped)`)
 console.log(`${sum.passed} passed, ${sum.failed} failed`)
 if (process.exitCode !== 130) process.exitCode = sum.failed > 0 || sum.total === 0 ? 1 : 0

@@ -5,9 +5,10 @@ import { createRenderer, renderSegmented } from '../../index.js'
 import { crashSite, describeCrashSite, RenderError, type Edit } from '../../core/index.js'
 import { createProgressPrinter } from './progress.js'
 
-const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments N] [--quiet] [--debug]
+const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments auto|N] [--quiet] [--debug]
 
---segments N renders an mp4 as N time segments in N processes at once and joins them without re-encoding.
+--segments N renders an mp4, webm or mov as N time segments in N processes at once and joins them without
+re-encoding; auto (the default) does so on machines with 8 cores or more, one piece per two cores.
 --debug prints the stack of an error as well as its message.`
 
 /** `reelforge render`: renders an edit file; a bad edit exits 2 printing each issue with its path. */
@@ -36,6 +37,11 @@ export async function renderCommand(argv: string[]): Promise<number> {
     console.error(`cannot read ${file}: ${(e as Error).message}`)
     return 66
   }
+  const segments = values.segments === undefined || values.segments === 'auto' ? 'auto' : Number(values.segments)
+  if (segments !== 'auto' && !(Number.isInteger(segments) && segments >= 1 && segments <= 64)) {
+    console.error(`error: --segments must be auto or a whole number 1–64, not ${values.segments}`)
+    return 64
+  }
   const yAxis = values['y-axis'] === 'up' ? 'up' : 'down'
   const renderer = createRenderer({ yAxis, network: { allow: ['*'] } }) // your own edit on your own machine: no SSRF guard
   const controller = new AbortController()
@@ -54,9 +60,8 @@ export async function renderCommand(argv: string[]): Promise<number> {
   process.on('uncaughtException', onCrash)
   try {
     const common = { out: values.out, baseDir: dirname(file), signal: controller.signal, onProgress: values.quiet ? undefined : progress.update }
-    const segments = Number(values.segments ?? 1)
     const result =
-      segments > 1 ? await renderSegmented(renderer, edit, { ...common, segments, network: { allow: ['*'] } }) : await renderer.render(edit, common)
+      segments === 1 ? await renderer.render(edit, common) : await renderSegmented(renderer, edit, { ...common, segments, network: { allow: ['*'] } })
     progress.done()
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
     const speed = result.duration / (result.renderMs / 1000)

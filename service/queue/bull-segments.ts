@@ -13,7 +13,7 @@ import { materialize, type Storage } from '../storage/storage.js'
  */
 export const SEGMENT_QUEUE = 'reelforge-segment'
 
-/** One piece: a time range of the parent render as its own mp4, or the whole sound as mp3. */
+/** One piece: a time range of the parent render as its own file in the render's format, or the whole sound as mp3. */
 export interface SegmentTask {
   parent: string
   /** Which attempt of the parent queued it (keys stay distinct when a parent is retried). */
@@ -32,7 +32,8 @@ export interface SegmentOutcome {
   drawn: number
 }
 
-const pieceName = (t: Pick<SegmentTask, 'attempt' | 'index'>) => `segment-${t.attempt}-${t.index}.${t.index === 'sound' ? 'mp3' : 'mp4'}`
+const pieceName = (t: Pick<SegmentTask, 'attempt' | 'index' | 'edit'>) =>
+  `segment-${t.attempt}-${t.index}.${t.index === 'sound' ? 'mp3' : ((t.edit.output as { format?: string }).format ?? 'mp4')}`
 
 /**
  * The coordinator's side: each piece is queued for any worker (its storage key names the parent render) and

@@ -1,12 +1,13 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RenderError, runFfmpeg, type Compositor, type Edit, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
+import { autoSegments, isSegmentable, joinSegments } from './segment-join.js'
 
 /**
- * Renders one piece of a segmented render — a time range as its own mp4 (`index` 0…n−1) or the whole sound as
+ * Renders one piece of a segmented render — a time range as its own file in the render's format (`index` 0…n−1) or the whole sound as
  * mp3 (`'sound'`) — and says where its file is. The default runs pieces in processes of this machine; the
  * BullMQ back end queues them for workers on other machines (`remotePieces`).
  */
@@ -19,8 +20,13 @@ export interface SegmentedOptions {
   out: string
   /** Who renders the pieces (default: a pool of render processes on this machine). */
   pieces?: PieceRenderer
-  /** Time segments rendered at once, each in its own process (default: 2). */
-  segments?: number
+  /**
+   * Time segments rendered at once, each in its own process (default: 2). `'auto'` chooses from the machine's
+   * cores (`cores`, default: this machine's) and the length: one piece below 8 cores (see `autoSegments`).
+   */
+  segments?: number | 'auto'
+  /** Cores `'auto'` plans for (default: `os.availableParallelism()`). */
+  cores?: number
   signal?: AbortSignal
   onProgress?: (p: RenderProgress) => void
   /** As `RenderOptions.onPlanned`: once, for the whole render, after it is planned and before any piece starts. */
@@ -35,10 +41,9 @@ export interface SegmentedOptions {
 }
 
 /**
- * Renders an mp4 as N time segments in N processes at once and joins them without re-encoding: each
- * segment is its own H.264 stream starting on an IDR frame (a closed GOP), so ffmpeg's concat demuxer
- * copies them end to end; the sound is rendered once, over the whole range, and muxed in. Segment bounds
- * fall on whole frames, so the result has exactly the frames and duration of a single render.
+ * Renders an mp4, webm or mov as N time segments in N processes at once and joins them without re-encoding
+ * (segment-join.ts): the sound is rendered once, over the whole range, and muxed in. Segment bounds fall on
+ * whole frames, so the result has exactly the frames and duration of a single render.
  *
  * `local` plans the edit first (validation, smart timing, downloads into the shared cache) to learn the
  * frame count; other formats, and edits too short to split, render in one piece.
@@ -47,19 +52,31 @@ const noAi = (): never => {
   throw new RenderError('E_PROVIDER_FAILED', 'AI assets are generated before segmented rendering; render this edit in one piece')
 }
 
-export async function renderSegmented(local: Compositor, edit: Edit, opts: SegmentedOptions): Promise<RenderResult> {
+export async function renderSegmented(local: Compositor, edit: Edit, opts: SegmentedOptions): Promise<RenderResult & { segments: number }> {
   const started = performance.now()
-  const whole = () =>
-    local.render(edit, { out: opts.out, signal: opts.signal, onProgress: opts.onProgress, onPlanned: opts.onPlanned, baseDir: opts.baseDir, yAxis: opts.yAxis })
-  // Only mp4 joins by stream copy; anything else renders in one piece without planning twice.
-  if ((opts.segments ?? 2) <= 1 || local.validate(edit).edit.output.format !== 'mp4') return whole()
+  const whole = async () => ({
+    ...(await local.render(edit, {
+      out: opts.out,
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+      onPlanned: opts.onPlanned,
+      baseDir: opts.baseDir,
+      yAxis: opts.yAxis,
+    })),
+    segments: 1,
+  })
+  const asked = opts.segments ?? 2
+  const cores = opts.cores ?? availableParallelism()
+  // Formats that cannot be joined by stream copy render in one piece, without planning twice.
+  if (asked === 1 || (asked === 'auto' && cores < 8) || !isSegmentable(local.validate(edit).edit.output.format)) return whole()
   const plan = await local.plan(edit, { signal: opts.signal, baseDir: opts.baseDir, yAxis: opts.yAxis })
   const { firstFrame, frames, fps, format, edit: valid } = plan
   const hasAudio = !!plan.audio
   const picture = plan.scaleTo ?? plan.frame
   await plan.dispose()
-  const n = Math.max(1, Math.min(opts.segments ?? 2, Math.floor(frames / fps))) // at least a second each
-  if (format !== 'mp4' || n === 1) return whole()
+  const wanted = asked === 'auto' ? autoSegments(cores, frames / fps) : asked
+  const n = Math.max(1, Math.min(wanted, Math.floor(frames / fps))) // at least a second each
+  if (n === 1) return whole()
   // The pieces never call it: the whole render is planned here, once.
   await opts.onPlanned?.({ duration: frames / fps, timelineDuration: plan.timelineDuration, frames, fps, width: picture.width, height: picture.height })
 
@@ -102,9 +119,9 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
     const segments = bounds.slice(0, -1).map((from, k) => {
       // Times are whole frames over fps: the range rounds back to exactly these frames.
       const range = { start: from / fps, length: (bounds[k + 1]! - from) / fps }
-      return renderPiece(piece(range, { format: 'mp4', mute: true }), {
+      return renderPiece(piece(range, { mute: true }), {
         index: k,
-        out: join(work, `segment-${k}.mp4`),
+        out: join(work, `segment-${k}.${format}`),
         signal: inner.signal,
         baseDir: opts.baseDir,
         yAxis: opts.yAxis,
@@ -124,28 +141,10 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
       throw e
     })
     report('encoding')
-    const list = join(work, 'segments.txt')
-    await writeFile(list, parts.map((p) => `file '${p.path.replace(/'/g, "'\\''")}'`).join('\n'))
-    await runFfmpeg(
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-f',
-        'concat',
-        '-safe',
-        '0',
-        '-i',
-        list,
-        ...(audio ? ['-i', audio.path, '-map', '0:v', '-map', '1:a', '-c:a', 'aac', '-b:a', '192k'] : []),
-        '-c:v',
-        'copy',
-        '-movflags',
-        '+faststart',
-        opts.out,
-      ],
-      { signal: opts.signal, what: 'joining segments' },
+    const quality = (valid.output.quality ?? 'medium') as Parameters<typeof joinSegments>[1]['quality']
+    await joinSegments(
+      parts.map((p) => p.path),
+      { format, quality, sound: audio?.path, out: opts.out, work, signal: opts.signal },
     )
     const first = parts[0]!
     return {
@@ -160,6 +159,7 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
       drawn: parts.reduce((s, p) => s + p.drawn, 0),
       hasAudio: !!audio,
       warnings: [...plan.warnings],
+      segments: n,
     }
   } finally {
     opts.signal?.removeEventListener('abort', onAbort)

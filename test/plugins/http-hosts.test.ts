@@ -134,9 +134,12 @@ others('provider requests: 20 reads of 4 MB', () =>
 )
 others('a provider answer over its size limit is refused at once, not retried', async () => {
   const started = Date.now()
-  const e = await providerRequest('test', `${host.url}/close-delimited/a.bin`, { method: 'GET', signal: AbortSignal.timeout(30_000) }, { maxBytes: 1024 ** 2 }).catch(
-    (x) => x,
-  )
+  const e = await providerRequest(
+    'test',
+    `${host.url}/close-delimited/a.bin`,
+    { method: 'GET', signal: AbortSignal.timeout(30_000) },
+    { maxBytes: 1024 ** 2 },
+  ).catch((x) => x)
   assert.instance(e, RenderError)
   assert.match(e.message, /^test: the answer is over 1 MB; refused$/)
   assert.ok(Date.now() - started < 5000, 'no retry backoff')

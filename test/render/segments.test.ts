@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer, renderSegmented, type PieceRenderer } from '../../index.js'
 import { probe } from '../../kit.js'
+import { autoSegments } from '../../service/queue/segment-join.js'
 import { decodeFrames, frameDiff, type Frames } from '../helpers/frames.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
@@ -67,18 +68,54 @@ test('2 and 3 segments in parallel processes give the same frames, duration and 
   assert.ok(rmsDb(sound, 0.5, 2) > -30, 'tone while the clip plays')
   assert.ok(rmsDb(sound, 3, 4) < -50, 'silence after it')
 })
-test('other formats and short edits render in one piece', async () => {
+test('webm and mov (H.264 and ProRes) are cut and joined too: same frames, duration and sound as one render', async () => {
+  const video = await lavfi('testsrc2=size=320x180:rate=25:duration=4', join(dir, 'v4.mp4'), [
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=4',
+    '-shortest',
+    '-c:a',
+    'aac',
+  ])
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
+  for (const [format, quality, codec, audioCodec] of [
+    ['webm', 'medium', 'vp9', 'opus'],
+    ['mov', 'medium', 'h264', 'aac'],
+    ['mov', 'high', 'prores', 'pcm_s16le'],
+  ] as const) {
+    const e = edit([{ asset: { type: 'video', src: video }, start: 0, length: 3, effect: 'zoomIn' }], { fps: 25, format, quality })
+    const single = await renderer.render(e, { out: join(dir, `one-${quality}.${format}`) })
+    const two = await renderSegmented(renderer, e, { out: join(dir, `two-${quality}.${format}`), segments: 2, cacheDir: join(dir, 'cache') })
+    assert.is(two.segments, 2, `${format} ${quality} was cut`)
+    const p = await probe(two.path, { countFrames: true })
+    const v = p.streams.find((s) => s.type === 'video')!
+    assert.equal([v.codec, v.frames, p.streams.find((s) => s.type === 'audio')?.codec], [codec, single.frames, audioCodec], `${format} ${quality}`)
+    assert.ok(Math.abs(v.frames! / v.fps! - single.duration) < 1e-6, 'same duration')
+    const a = await decodeFrames(single.path, 320, 180)
+    const b = await decodeFrames(two.path, 320, 180)
+    for (const i of [0, 36, 37, 38, 74]) assert.ok(diff(a, b, i) < 4, `${format} ${quality} frame ${i}: differs by ${diff(a, b, i).toFixed(2)}`)
+    assert.ok(frameDiff(b, 36, 38) > 0.5, 'the picture moves across the boundary')
+  }
+})
+test("'auto' cuts by the cores it plans for (none below 8); gif and short edits render in one piece", async () => {
+  const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
+  const e = edit([{ asset: { type: 'title', text: 'auto' }, start: 0, length: 6, effect: 'zoomIn' }], { fps: 25 })
+  const big = await renderSegmented(renderer, e, { out: join(dir, 'auto16.mp4'), segments: 'auto', cores: 16 })
+  const small = await renderSegmented(renderer, e, { out: join(dir, 'auto2.mp4'), segments: 'auto', cores: 2 })
+  assert.equal([big.segments, small.segments], [3, 1], 'at least 2 s a piece on 16 cores; one piece on 2')
+  assert.equal([autoSegments(4, 60), autoSegments(8, 60), autoSegments(16, 60), autoSegments(64, 600), autoSegments(16, 5)], [1, 4, 8, 16, 2])
+  assert.equal([big.frames, small.frames], [150, 150])
   const short = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 0.8 }]), {
     out: join(dir, 'short.mp4'),
     segments: 4,
   })
-  assert.is(short.frames, 20)
-  const webm = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 2 }], { format: 'webm' }), {
-    out: join(dir, 'x.webm'),
+  assert.equal([short.frames, short.segments], [20, 1])
+  const gif = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 2 }], { format: 'gif', fps: 12 }), {
+    out: join(dir, 'x.gif'),
     segments: 2,
   })
-  assert.is(webm.frames, 50)
+  assert.equal([gif.frames, gif.segments], [24, 1])
 })
 test('a piece that fails stops the others and fails the render (pieces from any PieceRenderer)', async () => {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
