@@ -52,6 +52,9 @@ export interface CompositorOptions {
 /** Generates an image for a render and returns a local file path; `path` names the clip for errors. */
 export type ImageGenerator = (request: ImageRequest, ctx: { path: string; signal: AbortSignal; tmpDir: string; owner?: unknown }) => Promise<string>
 
+/** Where each stage sits on the 0..1 progress scale: fetching up to 1 %, the frames 1–99 %, the final mux after. */
+const PROGRESS = { render: 0.01, frames: 0.98 }
+
 /** Stages a render goes through, in order. */
 export type RenderStage = 'fetching' | 'rendering' | 'encoding'
 
@@ -221,11 +224,19 @@ export function createCompositor(options: CompositorOptions): Compositor {
                 renderFrames(plan, sink!, {
                   signal,
                   onFrame: captures.onFrame,
+                  // One scale that follows the frames: the encoder runs alongside, so fetching and the final mux are thin.
                   onProgress: (p) =>
-                    report?.({ stage: 'rendering', progress: 0.05 + 0.9 * (p.frame / p.frames), frame: p.frame, frames: p.frames, fps: p.fps, etaMs: p.etaMs }),
+                    report?.({
+                      stage: 'rendering',
+                      progress: PROGRESS.render + PROGRESS.frames * (p.frame / p.frames),
+                      frame: p.frame,
+                      frames: p.frames,
+                      fps: p.fps,
+                      etaMs: p.etaMs,
+                    }),
                 }),
               )
-        report?.({ stage: 'encoding', progress: 0.95, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
+        report?.({ stage: 'encoding', progress: PROGRESS.render + PROGRESS.frames, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
         const written = await callHook(plan.output, 'close', 'output', () => sink!.close())
         const stills = await captures.write()
         return {

@@ -4,6 +4,10 @@ import { renderCommand } from './render.js'
 // Commands load lazily: `reelforge render` never pays for the service's modules.
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   render: renderCommand,
+  still: async (argv) => (await import('./still.js')).stillCommand(argv),
+  validate: async (argv) => (await import('./validate.js')).validateCommand(argv),
+  '--version': async () => (console.log(await version()), 0),
+  '-v': async () => (console.log(await version()), 0),
   serve: async (argv) => (await import('./serve.js')).serveCommand(argv),
   worker: async (argv) => (await import('./worker.js')).workerCommand(argv),
   keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
@@ -15,15 +19,28 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 const USAGE = `reelforge — video composition from Shotstack-style JSON timelines
 
 usage:
-  reelforge render <edit.json> -o <out.mp4>    render an edit to a file
+  reelforge render <edit.json> -o <out.mp4>    render an edit to a file (--merge, --merge-file for bulk, overrides)
+  reelforge still <edit.json> -t 2.5 -o f.png   one frame of an edit as a picture
+  reelforge validate <edit.json>                check an edit; exit 2 with every issue and its path
   reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service (--redis URL: queue renders on BullMQ)
   reelforge worker --redis URL [--data ./data]  render jobs from the BullMQ queue (any machine sharing the storage)
   reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
   reelforge keys list | revoke <id>
   reelforge wallet deposit <amount> --key KEY   add prepaid credits
+  reelforge --version                           the installed version
   reelforge compat <dir> [--full]               render a folder of Shotstack edits offline, checking each
   reelforge story "<prompt>" -o <out.mp4>       prompt to a narrated, captioned video (offline without keys)
 `
+
+/** The package's version, from the package.json above this file (in the source tree and in dist/ alike). */
+async function version(): Promise<string> {
+  const { readFile } = await import('node:fs/promises')
+  for (let dir = new URL('.', import.meta.url); dir.pathname !== '/'; dir = new URL('..', dir)) {
+    const pkg = await readFile(new URL('package.json', dir), 'utf8').then(JSON.parse, () => undefined)
+    if (pkg?.name === 'reelforge') return pkg.version
+  }
+  return 'unknown'
+}
 
 /** CLI entry: `reelforge <command> [...]`. */
 async function main(argv: string[]): Promise<number> {

@@ -1,67 +1,115 @@
 import { readFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname, extname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRenderer, renderSegmented } from '../../index.js'
-import { crashSite, describeCrashSite, RenderError, type Edit } from '../../core/index.js'
+import { crashSite, describeCrashSite, RenderError, type Compositor, type Edit } from '../../core/index.js'
+import { mergeRows, parseMerges, rowOutput, UsageError, withMerges, withOutput } from './edit-options.js'
 import { createProgressPrinter } from './progress.js'
+import { reportError } from './report.js'
 
-const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--y-axis down|up] [--segments auto|N] [--quiet] [--debug]
+export { reportError }
 
+const USAGE = `usage: reelforge render <edit.json> -o <out.mp4> [--resolution R] [--fps N] [--quality Q] [--format F]
+                        [--merge KEY=VALUE]… [--merge-file data.csv|data.json] [--y-axis down|up]
+                        [--segments auto|N] [--quiet] [--debug]
+
+--resolution, --fps, --quality, --format override the edit's output. --merge fills {{ KEY }} merge fields;
+--merge-file renders once per CSV row (or JSON array item): -o may hold {n} or {{ FIELD }}, else -1, -2… are added.
 --segments N renders an mp4, webm or mov as N time segments in N processes at once and joins them without
 re-encoding; auto (the default) does so on machines with 8 cores or more, one piece per two cores.
 --debug prints the stack of an error as well as its message.`
 
-/** `reelforge render`: renders an edit file; a bad edit exits 2 printing each issue with its path. */
+export const OUTPUT_OPTIONS = {
+  resolution: { type: 'string' },
+  fps: { type: 'string' },
+  quality: { type: 'string' },
+  format: { type: 'string' },
+  merge: { type: 'string', multiple: true },
+  'merge-file': { type: 'string' },
+  'y-axis': { type: 'string' },
+} as const
+
+/** `reelforge render`: renders an edit file (or one per row of merge data); a bad edit exits 2 naming each issue. */
 export async function renderCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
+      ...OUTPUT_OPTIONS,
       out: { type: 'string', short: 'o' },
-      'y-axis': { type: 'string' },
       segments: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       debug: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
-  if (values.help || positionals.length !== 1 || !values.out) {
-    console.error(USAGE)
-    return values.help ? 0 : 64
+  if (values.help || positionals.length !== 1 || !values.out) return (console.error(USAGE), values.help ? 0 : 64)
+  const segments = values.segments === undefined || values.segments === 'auto' ? 'auto' : Number(values.segments)
+  try {
+    if (segments !== 'auto' && !(Number.isInteger(segments) && segments >= 1 && segments <= 64))
+      throw new UsageError(`--segments must be auto or a whole number 1–64, not ${values.segments}`)
+    const { renderer, edits, file } = await loadEdits(positionals[0]!, values, values.out)
+    const debug = !!values.debug
+    for (const { edit, out } of edits) {
+      const code = await renderOne(renderer, edit, { out, baseDir: dirname(file), segments, quiet: !!values.quiet, debug })
+      if (code !== 0) return code
+    }
+    return 0
+  } catch (e) {
+    if (e instanceof UsageError) return (console.error(`error: ${e.message}`), e.exitCode)
+    return reportError(e, !!values.debug)
   }
-  const file = resolve(positionals[0]!)
+}
+
+/**
+ * The edit file with the command line's overrides, once or once per merge row, each with its output path — which
+ * must name the format the edit renders (an mp4 written into `x.png` helps no one).
+ */
+export async function loadEdits(path: string, values: { [K in keyof typeof OUTPUT_OPTIONS]?: K extends 'merge' ? string[] : string }, out: string) {
+  const file = resolve(path)
+  const text = await readFile(file, 'utf8').catch((e: Error) => {
+    throw new UsageError(`cannot read ${file}: ${e.message}`, 66)
+  })
   let edit: Edit
   try {
-    edit = JSON.parse(await readFile(file, 'utf8'))
+    edit = JSON.parse(text)
   } catch (e) {
-    console.error(`cannot read ${file}: ${(e as Error).message}`)
-    return 66
+    throw new UsageError(`${file} is not JSON: ${(e as Error).message}`)
   }
-  const segments = values.segments === undefined || values.segments === 'auto' ? 'auto' : Number(values.segments)
-  if (segments !== 'auto' && !(Number.isInteger(segments) && segments >= 1 && segments <= 64)) {
-    console.error(`error: --segments must be auto or a whole number 1–64, not ${values.segments}`)
-    return 64
-  }
-  const yAxis = values['y-axis'] === 'up' ? 'up' : 'down'
+  const yAxis = values['y-axis'] ?? 'down'
+  if (yAxis !== 'down' && yAxis !== 'up') throw new UsageError(`--y-axis must be down or up, not ${yAxis}`)
   const renderer = createRenderer({ yAxis, network: { allow: ['*'] } }) // your own edit on your own machine: no SSRF guard
+  edit = withMerges(withOutput(edit, values), parseMerges(values.merge ?? []))
+  const format = String((edit.output as { format?: string }).format ?? 'mp4')
+  const ext = renderer.registry.find('output', format)?.extension
+  const given = extname(out).slice(1).toLowerCase()
+  if (ext && given && given !== ext && !(ext === 'jpg' && given === 'jpeg'))
+    throw new UsageError(`-o ${out}: the edit renders ${format}, not ${given} (name the file .${ext}, or choose the format with --format ${given})`)
+  const rows = values['merge-file'] ? await mergeRows(values['merge-file']) : undefined
+  const edits = rows ? rows.map((row, i) => ({ edit: withMerges(edit, row), out: rowOutput(out, i + 1, row) })) : [{ edit, out }]
+  return { renderer, edits, file }
+}
+
+async function renderOne(renderer: Compositor, edit: Edit, o: { out: string; baseDir: string; segments: number | 'auto'; quiet: boolean; debug: boolean }) {
   const controller = new AbortController()
   const onSigint = () => controller.abort()
   process.once('SIGINT', onSigint)
   const progress = createProgressPrinter()
-  const debug = !!values.debug
   // An exception thrown from a callback a plugin scheduled, outside any promise: say where and why, not Node's dump.
   const onCrash = (e: unknown) => {
     progress.done()
     const why = e instanceof Error ? e.message : String(e)
     process.exit(
-      reportError(new RenderError('E_RENDERER_CRASHED', `the render crashed ${describeCrashSite(crashSite())}: ${why}`, undefined, { cause: e }), debug),
+      reportError(new RenderError('E_RENDERER_CRASHED', `the render crashed ${describeCrashSite(crashSite())}: ${why}`, undefined, { cause: e }), o.debug),
     )
   }
   process.on('uncaughtException', onCrash)
   try {
-    const common = { out: values.out, baseDir: dirname(file), signal: controller.signal, onProgress: values.quiet ? undefined : progress.update }
+    const common = { out: o.out, baseDir: o.baseDir, signal: controller.signal, onProgress: o.quiet ? undefined : progress.update }
     const result =
-      segments === 1 ? await renderer.render(edit, common) : await renderSegmented(renderer, edit, { ...common, segments, network: { allow: ['*'] } })
+      o.segments === 1
+        ? await renderer.render(edit, common)
+        : await renderSegmented(renderer, edit, { ...common, segments: o.segments, network: { allow: ['*'] } })
     progress.done()
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
     const speed = result.duration / (result.renderMs / 1000)
@@ -75,35 +123,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
     return 0
   } catch (e) {
     progress.done()
-    return reportError(e, debug)
+    return reportError(e, o.debug)
   } finally {
     process.off('SIGINT', onSigint)
     process.off('uncaughtException', onCrash)
   }
-}
-
-/** Prints a failure the way a user can act on it — its message, and its stack only with `debug`; returns the exit code. */
-export function reportError(e: unknown, debug = false): number {
-  const stack = (err: unknown) => {
-    if (!debug) return
-    const cause = err instanceof Error ? (err.cause ?? err) : err
-    if (cause instanceof Error && cause.stack) console.error(cause.stack)
-  }
-  if (e instanceof RenderError) {
-    if (e.code === 'E_TIMELINE_INVALID' && e.data?.issues) {
-      console.error(`error: the edit is invalid (${e.data.issues.length} issue${e.data.issues.length === 1 ? '' : 's'}):`)
-      for (const issue of e.data.issues) console.error(`  ${issue.path || '(root)'}: ${issue.message}`)
-      return 2
-    }
-    if (e.code === 'E_CANCELLED') {
-      console.error('cancelled')
-      return 130
-    }
-    console.error(`error ${e.code}: ${e.message}`)
-    stack(e)
-    return 1
-  }
-  console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
-  stack(e)
-  return 1
 }

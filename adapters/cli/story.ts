@@ -5,7 +5,7 @@ import type { AiAsk, AiProviderPlugin } from '../../core/index.js'
 import { aiProvidersFromConfig } from '../../plugins/index.js'
 import { storyboard, type StoryboardRequest } from '../../plugins/lib/story/storyboard.js'
 import { createProgressPrinter } from './progress.js'
-import { reportError } from './render.js'
+import { reportError } from './report.js'
 
 const USAGE = `usage: reelforge story "<prompt>" -o <out.mp4> [--duration 20] [--aspect 16:9|9:16|1:1|4:5]
                        [--voice NAME] [--style WORDS] [--resolution preview|mobile|sd|hd|1080] [--edit story.json]

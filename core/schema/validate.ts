@@ -4,6 +4,7 @@ import { applyMerge } from '../plan/merge.js'
 import { EditSchema, MergeFieldSchema, type EditOutput } from './edit.js'
 import { toIssues } from './issues.js'
 import { unknownKeys } from './unknown-keys.js'
+import { knownList } from './closest.js'
 import { show } from './primitives.js'
 
 /** What a name in the edit may refer to: Shotstack's own names plus every registered plugin. */
@@ -121,7 +122,7 @@ function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Is
   const check = (value: unknown, at: string, names: () => string[], what: string) => {
     if (typeof value !== 'string') return
     const all = names()
-    if (!all.includes(value)) issues.push({ path: at, message: `unknown ${what} ${show(value)}; known: ${all.join(', ')}` })
+    if (!all.includes(value)) issues.push({ path: at, message: `unknown ${what} ${show(value)}; ${knownList(value, all)}` })
   }
   const transition = clip.transition as Record<string, unknown> | undefined
   if (transition && typeof transition === 'object') {

@@ -142,12 +142,21 @@ bad('an unknown asset type lists the known ones', () => {
   e.timeline.tracks[0].clips[0].asset = { type: 'hologram' }
   hasIssue(issuesOf(e), 'timeline.tracks[0].clips[0].asset.type', /unknown asset type "hologram"; known: .*image.*title.*video/)
 })
+bad('a misspelt transition is answered with the closest names, not all ~200', () => {
+  const e = base() as any
+  Object.assign(e.timeline.tracks[0].clips[0], { transition: { in: 'fadee', out: 'wipeleft' } })
+  const issues = issuesOf(e)
+  const message = (at: string) => issues.find((i) => i.path === at)!.message
+  assert.match(message('timeline.tracks[0].clips[0].transition.in'), /^unknown transition "fadee"; closest known: fade, /)
+  assert.match(message('timeline.tracks[0].clips[0].transition.out'), /closest known: wipeLeft, /)
+  assert.ok(message('timeline.tracks[0].clips[0].transition.in').split(',').length <= 7, 'a few names, not the list')
+})
 bad('unknown transition, effect and filter names list the known ones', () => {
   const e = base() as any
   Object.assign(e.timeline.tracks[0].clips[0], { transition: { in: 'wobble' }, effect: 'spin', filter: 'sepia' })
   const issues = issuesOf(e)
-  hasIssue(issues, 'timeline.tracks[0].clips[0].transition.in', /unknown transition "wobble"; known: .*fade/)
-  hasIssue(issues, 'timeline.tracks[0].clips[0].effect', /unknown effect "spin"; known: .*zoomIn/)
+  hasIssue(issues, 'timeline.tracks[0].clips[0].transition.in', /unknown transition "wobble"; closest known: [^;]+ \(\d+ more\)$/)
+  hasIssue(issues, 'timeline.tracks[0].clips[0].effect', /unknown effect "spin"; closest known: /)
   hasIssue(issues, 'timeline.tracks[0].clips[0].filter', /unknown filter "sepia"; known: .*greyscale/)
 })
 bad('missing required fields and empty arrays are reported together', () => {

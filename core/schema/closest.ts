@@ -1,0 +1,27 @@
+/** Edit distance (insertions, deletions, substitutions), case-insensitive. */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase()
+  const y = b.toLowerCase()
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= y.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[y.length]!
+}
+
+/**
+ * The known names to offer for an unknown one: all of a short list; of a long one (about 200 transitions) the
+ * closest few — names it begins or is contained in first, then by edit distance — and how many more there are.
+ */
+export function knownList(value: string, all: readonly string[], show = 6): string {
+  if (all.length <= 12) return `known: ${all.join(', ')}`
+  const v = value.toLowerCase()
+  const score = (name: string) => {
+    const n = name.toLowerCase()
+    return (n.startsWith(v) || v.startsWith(n) ? -100 : n.includes(v) || v.includes(n) ? -50 : 0) + distance(value, name)
+  }
+  const closest = [...all].sort((a, b) => score(a) - score(b) || a.localeCompare(b)).slice(0, show)
+  return `closest known: ${closest.join(', ')} (${all.length - closest.length} more)`
+}
