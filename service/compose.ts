@@ -16,6 +16,7 @@ import type { RenderWorker } from './jobs/worker.js'
 import type { JobQueue } from './queue/queue.js'
 import type { Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
+import type { RateLimiter } from './accounts/rate-limit.js'
 import type { AiJobs } from './ai/jobs.js'
 import type { AiJobStore } from './ai/store.js'
 import type { SourceImporter } from './sources/importer.js'
@@ -55,6 +56,8 @@ export interface Application {
   aiStore: AiJobStore
   /** How renders (and storyboards) run AI tasks as jobs of an account (service/ai/for-render.ts). */
   aiRunner: AiRunner
+  /** Per key and model (or feature: frame previews) requests per minute. */
+  limiter: RateLimiter
   /** Account-level integrations (S3 credentials for `output.destinations`). */
   integrations: IntegrationStore
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
@@ -99,6 +102,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     aiJobs: get<AiJobs>(TOKENS.AiJobs),
     aiStore: get<AiJobStore>(TOKENS.AiJobStore),
     aiRunner: get<AiRunner>(TOKENS.AiRunner),
+    limiter: get<RateLimiter>(TOKENS.Limiter),
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).

@@ -3,8 +3,11 @@ import type { Clock } from '../clock.js'
 /** Requests per minute, per API key and model. */
 export type RateLimits = Record<string, number>
 
-/** The seed's limits. */
-export const DEFAULT_RATE_LIMITS: RateLimits = { flux: 30, 'stable-diffusion': 30, 'dall-e-3': 15 }
+/** The rate-limit name of `POST /v1/render/frame` (a playground scrubbing asks often, but not without end). */
+export const FRAME_LIMIT = 'frame-preview'
+
+/** The seed's limits, and the frame preview's. */
+export const DEFAULT_RATE_LIMITS: RateLimits = { flux: 30, 'stable-diffusion': 30, 'dall-e-3': 15, [FRAME_LIMIT]: 120 }
 
 const WINDOW = 60_000
 

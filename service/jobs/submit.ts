@@ -37,7 +37,7 @@ interface Checked {
  * into the edit it means), the edit, the service limits (sandbox keys have shorter ones), the sources — a
  * stitch's named by its `clips[i]`, as the client wrote them — the callback URL and `output.destinations`.
  */
-async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<Checked> {
+export async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<Checked> {
   const request = kind === 'stitch' ? parseBody(StitchSchema, body) : body
   const { edit, warnings } = d.renderer.validate(kind === 'stitch' ? stitchToEdit(request as StitchRequest) : body)
   checkLimits(edit, d.config.limits, principal.sandbox)

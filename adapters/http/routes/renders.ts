@@ -4,7 +4,10 @@ import { EditSchema } from '../../../core/index.js'
 import type { Application } from '../../../service/compose.js'
 import type { Principal } from '../../../service/accounts/keys.js'
 import { JOB_STATUSES } from '../../../service/api-types.js'
+import { renderFrame } from '../../../service/jobs/frame.js'
 import { cancelRender, findRender } from '../../../service/jobs/manage.js'
+import { renderEvents } from '../../../service/jobs/watch.js'
+import { eventStream } from '../event-stream.js'
 import { toStatus, type JobKind } from '../../../service/jobs/store.js'
 import { StitchSchema } from '../../../service/jobs/stitch.js'
 import { dryRun, submitJob } from '../../../service/jobs/submit.js'
@@ -13,7 +16,7 @@ import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema, IssueSchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
 
-export type RenderRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events' | 'integrations'>
+export type RenderRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events' | 'integrations' | 'limiter'>
 
 /**
  * Shotstack's own paths, served with /v1's shapes and Bearer auth so a client only changes the host and the
@@ -79,6 +82,36 @@ export function renderRoutes(d: RenderRouteDeps) {
       handler: async (event, principal) => {
         const job = await findRender(d, principal, id(event))
         return queryParams(event).flag('data') ? { ...toStatus(job), data: job.request } : toStatus(job)
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/render/:id/events',
+      auth: 'key',
+      summary: 'Follow a render live (Server-Sent Events)',
+      description:
+        '`text/event-stream`: an `update` event with the render record now and at each change of status, stage or ' +
+        'progress (to the percent), then a `done` event with the final record (COMPLETE or FAILED), and the stream ends. ' +
+        'A comment line every 15 s keeps proxies from closing a quiet stream.',
+      responses: { 200: { description: 'the events (each `data:` is a render record)', schema: RenderStatusSchema }, ...errors(404) },
+      handler: async (event, principal) => {
+        await findRender(d, principal, id(event)) // a 404 before the stream opens
+        return eventStream(renderEvents(d, principal, id(event), event.req.signal))
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/render/frame',
+      auth: 'key',
+      summary: 'One frame of an edit as PNG (nothing stored, nothing charged)',
+      description:
+        'The edit (`timeline`, `output`, `merge`) is checked as `POST /v1/render` would, then the frame at `time` (seconds, ' +
+        'default 0) is drawn at the output size and answered as `image/png`. Rate-limited per key.',
+      body: v.looseObject({ ...EditSchema.entries, time: v.optional(v.number()) }),
+      responses: { 200: { description: 'image/png' }, ...errors(400, 413, 415, 422, 429) },
+      handler: async (event, principal) => {
+        const png = await renderFrame(d, principal, await readJson(event, d.config.limits.bodyBytes))
+        return new Response(new Uint8Array(png), { headers: { 'content-type': 'image/png', 'cache-control': 'no-store' } })
       },
     },
     {

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as v from 'valibot'
+import type { Edit } from '../../core/index.js'
+import type { Principal } from '../accounts/keys.js'
+import { FRAME_LIMIT, type RateLimiter } from '../accounts/rate-limit.js'
+import { ServiceError } from '../errors.js'
+import { parseBody } from '../validate.js'
+import { inWorkDir } from '../work-dir.js'
+import { check, type SubmitDeps } from './submit.js'
+
+/** `time` beside an edit's fields; the edit itself is checked like a render's. */
+const FrameAt = v.looseObject({
+  time: v.optional(v.pipe(v.number('must be a number (seconds)'), v.minValue(0, 'must be at least 0')), 0),
+})
+
+/**
+ * `POST /v1/render/frame`: one frame of an edit as PNG — validated and limited like a render, then drawn at
+ * `time` and answered; nothing is stored or charged (a playground scrubs with it). Rate-limited per key.
+ */
+export async function renderFrame(d: SubmitDeps & { limiter: RateLimiter }, p: Principal, body: unknown): Promise<Buffer> {
+  const { time, ...rest } = parseBody(FrameAt, body)
+  const { edit } = await check(d, p, 'render', rest)
+  const slot = d.limiter.take(p.keyId, FRAME_LIMIT)
+  if (!slot.ok) {
+    const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
+    throw new ServiceError('E_RATE_LIMITED', `frame previews are limited per key; retry in ${seconds} s`, { retryAfter: seconds })
+  }
+  // A picture of the frame at `time`, without what a render would send or keep beside it.
+  const output = { ...edit.output, format: 'png', range: { start: time }, poster: undefined, thumbnail: undefined, destinations: undefined }
+  const frame = { ...edit, output, callback: undefined, merge: undefined } as unknown as Edit
+  return inWorkDir(d.config, 'frame-', async (dir) => {
+    const out = join(dir, 'frame.png')
+    await d.renderer.render(frame, { out, owner: p, yAxis: d.config.yAxis })
+    return readFile(out)
+  })
+}
