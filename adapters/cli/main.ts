@@ -5,6 +5,7 @@ import { renderCommand } from './render.js'
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   render: renderCommand,
   still: async (argv) => (await import('./still.js')).stillCommand(argv),
+  preview: async (argv) => (await import('./preview.js')).previewCommand(argv),
   validate: async (argv) => (await import('./validate.js')).validateCommand(argv),
   '--version': async () => (console.log(await version()), 0),
   '-v': async () => (console.log(await version()), 0),
@@ -22,6 +23,7 @@ usage:
   reelforge render <edit.json> -o <out.mp4>    render an edit to a file (--merge, --merge-file for bulk, overrides)
   reelforge still <edit.json> -t 2.5 -o f.png   one frame of an edit as a picture
   reelforge validate <edit.json>                check an edit; exit 2 with every issue and its path
+  reelforge preview <edit.json> [--port 3210]   a local page playing the edit, re-rendered on save, with a scrubber
   reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service (--redis URL: queue renders on BullMQ)
   reelforge worker --redis URL [--data ./data]  render jobs from the BullMQ queue (any machine sharing the storage)
   reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
