@@ -37,6 +37,8 @@ export type RouteSpec = {
   method: 'get' | 'post' | 'put' | 'delete' | 'head'
   /** h3 path with `:params`. */
   path: string
+  /** The OpenAPI `operationId`, where the one derived from method and path reads badly (openapi-operations.ts). */
+  operationId?: string
   summary: string
   description?: string
   /** JSON request body schema (valibot). */

@@ -1,5 +1,17 @@
 import * as v from 'valibot'
+import {
+  ClipSchema,
+  EditSchema,
+  MergeFieldSchema,
+  OutputSchema,
+  SHOTSTACK_ASSET_SCHEMAS,
+  SoundtrackSchema,
+  TimelineSchema,
+  TrackSchema,
+} from '../../core/index.js'
 import { JOB_STATUSES } from '../../service/api-types.js'
+import { ImageRequestSchema } from '../../service/images/image-request.js'
+import { componentRef, documentAs, named } from './openapi-schemas.js'
 
 /** Response bodies, as valibot schemas (documented in the OpenAPI document). */
 export const IssueSchema = v.object({ path: v.string(), message: v.string() })
@@ -34,3 +46,30 @@ export const RenderStatusSchema = v.object({
   created_at: v.string(),
   updated_at: v.string(),
 })
+
+// Their names as OpenAPI components (./openapi-schemas.ts).
+named('Issue', IssueSchema)
+named('Error', ErrorBodySchema)
+named('QueuedRender', QueuedSchema)
+named('DestinationStatus', DestinationSchema)
+named('RenderStatus', RenderStatusSchema)
+
+// The edit and its parts, defined in core/: one component each, shared by every body that holds an edit.
+named('Edit', EditSchema)
+named('Timeline', TimelineSchema)
+named('Soundtrack', SoundtrackSchema)
+named('MergeField', MergeFieldSchema)
+named('Track', TrackSchema)
+named('Clip', ClipSchema)
+named('Output', OutputSchema)
+named('ImageRequest', ImageRequestSchema)
+
+/** Every Shotstack asset type as `<Type>Asset`, and `Asset`: one of them, chosen by `type`. */
+const assetName = (type: string) => `${type.replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase())}Asset`
+for (const [type, schema] of Object.entries(SHOTSTACK_ASSET_SCHEMAS)) named(assetName(type), schema)
+// The table types its schemas loosely (GenericSchema); each is an object with a literal `type`, as `variant` needs.
+const AssetSchema = v.variant('type', Object.values(SHOTSTACK_ASSET_SCHEMAS) as never)
+const mapping = Object.fromEntries(Object.keys(SHOTSTACK_ASSET_SCHEMAS).map((type) => [type, componentRef(assetName(type))]))
+named('Asset', AssetSchema, { discriminator: { propertyName: 'type', mapping } })
+// A clip's asset is validated loosely first (its plugin's schema decides): documented as the union.
+documentAs(ClipSchema.entries.asset, AssetSchema)

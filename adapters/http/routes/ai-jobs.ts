@@ -8,6 +8,7 @@ import { aiJobRecord } from '../../../service/ai/store.js'
 import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes, type RouteSpec } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 export type AiJobRouteDeps = Pick<Application, 'config' | 'aiJobs' | 'aiStore'>
@@ -30,6 +31,9 @@ const AiJobSchema = v.object({
   created_at: v.string(),
   updated_at: v.string(),
 })
+named('AiJob', AiJobSchema)
+// `createAiSpeechJob`, `listAiSpeechJobs`, `getAiSpeechJob`: the path alone would not say these are jobs.
+const job = (kind: AiTask) => `Ai${kind.charAt(0).toUpperCase()}${kind.slice(1)}Job`
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
 const WHAT: Record<AiTask, string> = {
   text: 'Write text (a script) from a prompt',
@@ -47,6 +51,7 @@ export function aiJobRoutes(d: AiJobRouteDeps) {
       {
         method: 'post',
         path: `/v1/ai/${kind}`,
+        operationId: `create${job(kind)}`,
         auth: 'key',
         summary: WHAT[kind],
         description:
@@ -62,6 +67,7 @@ export function aiJobRoutes(d: AiJobRouteDeps) {
       {
         method: 'get',
         path: `/v1/ai/${kind}`,
+        operationId: `list${job(kind)}s`,
         auth: 'key',
         summary: `This account's ${kind} jobs, newest first`,
         query: { limit: '1–200 (default 50)' },
@@ -71,6 +77,7 @@ export function aiJobRoutes(d: AiJobRouteDeps) {
       {
         method: 'get',
         path: `/v1/ai/${kind}/:id`,
+        operationId: `get${job(kind)}`,
         auth: 'key',
         summary: `A ${kind} job: its status and result`,
         responses: { 200: { description: 'the job', schema: AiJobSchema }, ...errors(404) },

@@ -5,6 +5,7 @@ import { StoryboardSchema, writeStoryboard } from '../../../service/ai/storyboar
 import { submitJob } from '../../../service/jobs/submit.js'
 import { readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema, QueuedSchema } from '../schemas.js'
 
 export type StoryboardRouteDeps = Pick<Application, 'config' | 'aiRunner' | 'jobs' | 'queue' | 'renderer' | 'billing' | 'events' | 'integrations'>
@@ -18,6 +19,7 @@ const StoryboardAnswerSchema = v.object({
   edit: EditSchema,
   render: v.nullable(QueuedSchema),
 })
+named('Storyboard', StoryboardAnswerSchema)
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
 
 /** `POST /v1/ai/storyboard`: prompt → script → a narrated, captioned Shotstack edit, rendered when asked. */

@@ -5,6 +5,7 @@ import type { ImageService } from '../../../service/images/images.js'
 import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const ImageSchema = v.object({
@@ -19,6 +20,7 @@ const ImageSchema = v.object({
   error: v.nullable(v.string()),
   created_at: v.string(),
 })
+named('Image', ImageSchema)
 const BatchSchema = v.object({
   id: v.string(),
   status: v.picklist(['running', 'complete']),
@@ -26,6 +28,7 @@ const BatchSchema = v.object({
   credits_used: v.number(),
   items: v.array(v.object({ index: v.number(), status: v.string(), image: v.nullable(ImageSchema), error: v.nullable(v.string()) })),
 })
+named('ImageBatch', BatchSchema)
 const err = { description: 'error', schema: ErrorBodySchema }
 
 /** `POST /v1/ai/image`, bulk generation, and reading images and batches back. */

@@ -4,6 +4,7 @@ import { S3IntegrationSchema } from '../../../service/destinations/integrations.
 import { ServiceError } from '../../../service/errors.js'
 import { readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const ShownSchema = v.object({
@@ -15,6 +16,7 @@ const ShownSchema = v.object({
   encrypted: v.boolean(),
   updated_at: v.string(),
 })
+named('S3Integration', ShownSchema)
 const err = { description: 'error', schema: ErrorBodySchema }
 const none = () => new ServiceError('E_NOT_FOUND', 'no S3 integration is set')
 
@@ -24,6 +26,7 @@ export function integrationRoutes(d: { integrations: IntegrationStore; bodyLimit
     {
       method: 'put',
       path: '/v1/integrations/s3',
+      operationId: 'setS3Integration',
       auth: 'key',
       live: "change the account's integrations",
       summary: 'Set the S3 credentials renders are copied to buckets with (`output.destinations`)',
@@ -36,6 +39,7 @@ export function integrationRoutes(d: { integrations: IntegrationStore; bodyLimit
     {
       method: 'get',
       path: '/v1/integrations/s3',
+      operationId: 'getS3Integration',
       auth: 'key',
       summary: 'The S3 integration (secret masked)',
       responses: { 200: { description: 'the integration', schema: ShownSchema }, 404: err },
@@ -48,6 +52,7 @@ export function integrationRoutes(d: { integrations: IntegrationStore; bodyLimit
     {
       method: 'delete',
       path: '/v1/integrations/s3',
+      operationId: 'deleteS3Integration',
       auth: 'key',
       live: "change the account's integrations",
       summary: 'Remove the S3 integration (renders naming an s3 destination are refused until it is set again)',

@@ -3,6 +3,7 @@ import { createKey, revokeKey } from '../../../service/accounts/key-admin.js'
 import type { KeyRecord, KeyStore } from '../../../service/accounts/keys.js'
 import { parseBody, readJson } from '../body.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const KeySchema = v.object({
@@ -14,6 +15,7 @@ const KeySchema = v.object({
   created_at: v.string(),
   revoked_at: v.nullable(v.string()),
 })
+named('Key', KeySchema)
 const CreateKeySchema = v.strictObject({
   sandbox: v.optional(v.boolean()),
   admin: v.optional(v.boolean()),
@@ -39,6 +41,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number; yAxis: 'down' 
     {
       method: 'get',
       path: '/v1/me',
+      operationId: 'getMe',
       auth: 'key',
       summary: "The calling key: its account, sandbox and admin flags, and which way this server's /v1 counts offset.y",
       description: "`y_axis` is `down` (the default) or `up` (Shotstack's, with `serve --y-axis up`); Shotstack's own surface always counts up.",
@@ -84,6 +87,7 @@ export function keyRoutes(d: { keys: KeyStore; bodyLimit: number; yAxis: 'down' 
     {
       method: 'delete',
       path: '/v1/keys/:id',
+      operationId: 'revokeKey',
       auth: 'admin',
       live: 'revoke keys',
       summary: 'Revoke a key (admin keys only); it stops working at once',

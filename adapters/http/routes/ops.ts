@@ -13,10 +13,19 @@ const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: 
  */
 export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () => boolean }): RouteSpec[] {
   return [
-    { method: 'get', path: '/healthz', auth: 'none', summary: 'Liveness', responses: { 200: { description: 'ok' } }, handler: () => ({ ok: true }) },
+    {
+      method: 'get',
+      path: '/healthz',
+      operationId: 'getHealth',
+      auth: 'none',
+      summary: 'Liveness',
+      responses: { 200: { description: 'ok' } },
+      handler: () => ({ ok: true }),
+    },
     {
       method: 'get',
       path: '/readyz',
+      operationId: 'getReadiness',
       auth: 'none',
       summary: 'Readiness: the database answers and the server is not shutting down',
       responses: { 200: { description: 'ready' }, 503: { description: 'not ready' } },
@@ -35,6 +44,7 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () 
     {
       method: 'get',
       path: '/metrics',
+      operationId: 'getMetrics',
       auth: 'none',
       summary: 'Prometheus metrics',
       responses: { 200: { description: 'text/plain; version=0.0.4' } },

@@ -7,6 +7,7 @@ import { sourceRecord } from '../../../service/sources/importer.js'
 import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 export type SourceRouteDeps = Pick<Application, 'config' | 'sources' | 'importer'>
@@ -36,6 +37,8 @@ const SourceSchema = v.object({
   created_at: v.string(),
   updated_at: v.string(),
 })
+named('Source', SourceSchema)
+named('Rendition', RenditionSchema)
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
 
 /** Hosted sources: import a file from a URL, read, list and delete them (service/sources/). */

@@ -9,6 +9,7 @@ import type { Template } from '../../../service/templates/store.js'
 import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema, QueuedSchema } from '../schemas.js'
 
 export type TemplateRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'renderer' | 'billing' | 'events' | 'templates' | 'integrations'>
@@ -18,6 +19,8 @@ export type TemplateRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 
 const Name = v.pipe(v.string(), v.minLength(1), v.maxLength(200))
 const SummarySchema = v.object({ id: v.pipe(v.string(), v.uuid()), name: v.string(), created_at: v.string(), updated_at: v.string() })
 const TemplateSchema = v.object({ ...SummarySchema.entries, template: EditSchema, merge_fields: v.array(v.string()) })
+named('TemplateSummary', SummarySchema)
+named('Template', TemplateSchema)
 const CreateBody = v.strictObject({ name: Name, template: EditSchema })
 const UpdateBody = v.strictObject({ name: v.optional(Name), template: v.optional(EditSchema) })
 const RenderBody = v.strictObject({ ...TemplateRenderSchema.entries, output: v.optional(v.partial(OutputSchema)) })
@@ -105,6 +108,7 @@ export function templateRoutes(d: TemplateRouteDeps) {
     {
       method: 'get',
       path: '/v1/probe',
+      operationId: 'probeMedia',
       auth: 'key',
       summary: "ffprobe's JSON (`streams`, `format`) of a media file at an http(s) URL",
       description:

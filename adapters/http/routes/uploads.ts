@@ -40,6 +40,7 @@ export function uploadRoutes(d: SourceRouteDeps) {
     {
       method: 'put',
       path: '/v1/upload/:id',
+      operationId: 'uploadFile',
       auth: 'none',
       summary: "An upload's bytes (the URL from POST /v1/upload is the credential)",
       query: { token: 'the one-time token of the upload URL' },

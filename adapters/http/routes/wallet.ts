@@ -7,6 +7,7 @@ import type { Wallet } from '../../../service/billing/wallet.js'
 import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const WalletSchema = v.object({ balance: v.number(), held: v.number(), available: v.number(), low_balance_threshold: v.number() })
@@ -20,6 +21,8 @@ const EntrySchema = v.object({
   held_after: v.number(),
   created_at: v.string(),
 })
+named('Wallet', WalletSchema)
+named('LedgerEntry', EntrySchema)
 export const DepositSchema = v.strictObject({
   amount: v.pipe(
     num(),
@@ -48,6 +51,7 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
     {
       method: 'get',
       path: '/v1/wallet',
+      operationId: 'getWallet',
       auth: 'key',
       summary: 'Balance, held credits and the low-balance threshold',
       responses: { 200: { description: 'the wallet', schema: WalletSchema } },
@@ -56,6 +60,7 @@ export function walletRoutes(d: { keys: KeyStore; wallet: Wallet; bodyLimit: num
     {
       method: 'get',
       path: '/v1/wallet/ledger',
+      operationId: 'listLedgerEntries',
       auth: 'key',
       // Entries name live renders (their ids open their files); sandbox work is never charged anyway.
       live: 'read the wallet ledger',

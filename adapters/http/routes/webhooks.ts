@@ -6,6 +6,7 @@ import { WebhookConfigSchema, type Webhooks } from '../../../service/webhooks/ev
 import { parseBody, readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
+import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const ShownSchema = v.object({ url: v.string(), events: v.array(v.string()), secret: v.string() })
@@ -28,6 +29,8 @@ const DeliverySchema = v.object({
     v.object({ attempt: v.number(), at: v.string(), status: v.nullable(v.number()), error: v.nullable(v.string()), duration_ms: v.number() }),
   ),
 })
+named('Webhook', ShownSchema)
+named('Delivery', DeliverySchema)
 const err = { description: 'error', schema: ErrorBodySchema }
 
 /** The global webhook, the signing secret of callbacks, and the delivery log with replay. */
@@ -52,6 +55,7 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
     {
       method: 'get',
       path: '/v1/webhooks',
+      operationId: 'getWebhook',
       auth: 'key',
       summary: 'The global webhook (secret masked)',
       responses: { 200: { description: 'the webhook', schema: ShownSchema }, 404: err },
@@ -76,6 +80,7 @@ export function webhookRoutes(d: { webhooks: Webhooks; outbox: WebhookOutbox; bo
     {
       method: 'post',
       path: '/v1/webhooks/secret',
+      operationId: 'rotateSigningSecret',
       auth: 'key',
       live: "rotate the account's signing secret",
       summary: 'Rotate the signing secret of per-job callbacks; the new secret is shown this once',

@@ -157,8 +157,9 @@ read('unknown routes are a JSON 404; the OpenAPI document covers every route', a
     assert.ok(doc.paths[path]?.[method], `${method} ${path}`)
   }
   const render = doc.paths['/v1/render'].post
-  assert.ok(render.requestBody.content['application/json'].schema.properties.timeline, 'edit schema')
-  assert.ok(render.responses['400'].content['application/json'].schema.properties.error, 'error body schema')
+  const component = (s: { $ref: string }) => doc.components.schemas[s.$ref.replace('#/components/schemas/', '')]
+  assert.ok(component(render.requestBody.content['application/json'].schema).properties.timeline, 'edit schema')
+  assert.ok(component(render.responses['400'].content['application/json'].schema).properties.error, 'error body schema')
   assert.ok(doc.components.schemas.Asset.oneOf.length >= 16, 'every asset type')
 })
 read.run()
