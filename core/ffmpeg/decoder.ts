@@ -1,3 +1,4 @@
+import { toneMapFilters } from './tone-map.js'
 import { RenderError } from '../errors.js'
 import { FrameSocket } from './frame-socket.js'
 import { ffmpegReason, spawnFfmpeg, type FfmpegProcess } from './run.js'
@@ -19,6 +20,8 @@ export interface DecoderOptions {
   inputArgs?: string[]
   /** Extra filters after scaling (e.g. `premultiply`). */
   filters?: string[]
+  /** The source's transfer (ffprobe `color_transfer`): HLG and PQ sources are tone-mapped to SDR (tone-map.ts). */
+  transfer?: string
   /** Frames decoded ahead of the compositor. */
   readAhead?: number
   /** Describes the source in error messages (the clip path). */
@@ -65,6 +68,8 @@ export class RawVideoDecoder {
       `setpts=(PTS-STARTPTS)/${opts.speed.toFixed(6)}`,
       `fps=${opts.fps}`,
       `scale=${opts.width}:${opts.height}:flags=bicubic`,
+      // After scaling: an HDR clip drawn small is tone-mapped at its drawn size (the step is costly per pixel).
+      ...toneMapFilters(opts.transfer),
       'format=rgba',
       ...(opts.filters ?? []),
     ]

@@ -20,6 +20,11 @@ export interface ProbedStream {
   alpha?: boolean
   /** Cover art embedded in an audio file, not a moving picture. */
   attachedPic?: boolean
+  /** ffprobe's colour tags (`bt709`, `bt2020nc`…; `arib-std-b67` is HLG, `smpte2084` PQ; range `tv`/`pc`). */
+  colorSpace?: string
+  colorPrimaries?: string
+  colorTransfer?: string
+  colorRange?: string
 }
 
 export interface Probe {
@@ -73,6 +78,10 @@ export async function probe(path: string, opts: { signal?: AbortSignal; countFra
       channels: s.channels as number | undefined,
       rotation: s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? numOr(s.tags?.rotate),
       attachedPic: s.disposition?.attached_pic === 1,
+      colorSpace: s.color_space as string | undefined,
+      colorPrimaries: s.color_primaries as string | undefined,
+      colorTransfer: s.color_transfer as string | undefined,
+      colorRange: s.color_range as string | undefined,
       alpha: (s.tags?.alpha_mode ?? s.tags?.ALPHA_MODE) === '1' || /^(yuva|rgba|bgra|argb|abgr|ya|gbrap|pal8)/.test(String(s.pix_fmt ?? '')),
     })),
   }

@@ -107,6 +107,7 @@ export function prepareVideo(
         frames: frozen ? 1 : undefined,
         inputArgs,
         filters: alpha.filters,
+        transfer: stream.colorTransfer,
       })
       const texture = gpu.texture(null, need.width, need.height)
       let shown: Uint8Array | null = null

@@ -45,9 +45,23 @@ export function mapArgs(spec: OutputSpec, audioCodec: string[]): string[] {
   return spec.audio ? ['-map', '0:v', '-map', '[aout]', ...audioCodec] : ['-map', '0:v']
 }
 
-/** `-vf scale=…` when the file's picture size differs from the composited frames (`output.scaleTo`). */
+/** `-vf scale=…` when the file's picture size differs from the composited frames (`output.scaleTo`): stills. */
 export function scaleArgs(spec: OutputSpec): string[] {
   return spec.scaleTo ? ['-vf', scaleFilter(spec)] : []
+}
+
+/** The tags of every video file: BT.709 matrix, primaries and transfer, TV range — what the pixels are. */
+export const BT709_TAGS = ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv']
+
+/**
+ * The composited RGBA frames into the file's YUV: at the file's size (`output.scaleTo`), with BT.709's matrix in
+ * TV range — the one browsers, players and platforms assume for HD, and the one the tags say (swscale's default is
+ * BT.601, untagged: reds turned orange and greens dark in every player) — then `pixFmt`, in this one filter, so no
+ * other conversion with another matrix slips in after it. SD sizes use BT.709 too, tagged as such.
+ */
+export function pictureArgs(spec: OutputSpec, pixFmt: string): string[] {
+  const size = spec.scaleTo ? `w=${spec.scaleTo.width}:h=${spec.scaleTo.height}:flags=bicubic:` : ''
+  return ['-vf', `scale=${size}out_color_matrix=bt709:out_range=tv,format=${pixFmt}`, ...BT709_TAGS]
 }
 
 export function scaleFilter(spec: OutputSpec): string {

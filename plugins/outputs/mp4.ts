@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { audioBitrate, mapArgs, scaleArgs, x264Args } from './args.js'
+import { audioBitrate, mapArgs, pictureArgs, x264Args } from './args.js'
 
 /** `mp4`: H.264 (yuv420p) + AAC, `+faststart` so browsers play it while it downloads. */
 export const mp4 = defineOutputPlugin({
@@ -11,7 +11,7 @@ export const mp4 = defineOutputPlugin({
   open: (spec) =>
     createFfmpegSink(spec, [
       ...mapArgs(spec, ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]),
-      ...scaleArgs(spec),
+      ...pictureArgs(spec, 'yuv420p'),
       ...x264Args(spec.quality),
       '-movflags',
       '+faststart',

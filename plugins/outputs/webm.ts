@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { audioBitrate, mapArgs, scaleArgs, vp9Args } from './args.js'
+import { audioBitrate, mapArgs, pictureArgs, vp9Args } from './args.js'
 
 /** `webm`: VP9 + Opus, libvpx in its realtime mode with row multithreading. */
 export const webm = defineOutputPlugin({
@@ -11,7 +11,7 @@ export const webm = defineOutputPlugin({
   open: (spec) =>
     createFfmpegSink(spec, [
       ...mapArgs(spec, ['-c:a', 'libopus', '-b:a', audioBitrate(spec.quality)]),
-      ...scaleArgs(spec),
+      ...pictureArgs(spec, 'yuv420p'),
       ...vp9Args(spec.quality),
       '-f',
       'webm',

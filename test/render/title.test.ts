@@ -51,9 +51,12 @@ test('a background box is drawn behind the text', async () => {
   const { frames } = await renderAndDecode(
     edit([{ asset: { type: 'title', text: 'Boxed', size: 'large', background: '#00ff00' }, start: 0, length: 0.04 }], {}, black),
   )
+  // The box around the text: green pixels above, below and beside the letters, none in the frame's corners.
+  const isGreen = (x: number, y: number) => pixel(frames, 0, x, y)[1] > 200 && pixel(frames, 0, x, y)[0] < 80
   let green = 0
-  for (let x = 0; x < 320; x++) if (pixel(frames, 0, x, 90)[1] > 200 && pixel(frames, 0, x, 90)[0] < 80) green++
-  assert.ok(green > 20, `green box pixels on the middle row: ${green}`)
+  for (let y = 0; y < 180; y++) for (let x = 0; x < 320; x++) if (isGreen(x, y)) green++
+  assert.ok(green > 500, `green box pixels: ${green}`)
+  assert.not.ok(isGreen(2, 2) || isGreen(317, 177), 'the box is not the whole frame')
 })
 
 test('all 10 styles render with their own font (different widths for the same text)', async () => {

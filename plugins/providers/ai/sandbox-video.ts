@@ -67,12 +67,14 @@ export const sandboxVideoProvider: AiProviderPlugin<'video'> = defineAiProvider(
         `:d=${frames}:s=${W}x${H}:fps=${fps}[bg]`,
       `[b]scale=${Math.round(fw * pre)}:${Math.round(fh * pre)}:flags=lanczos,` +
         `zoompan=z='1+0.05*on/${last}':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=${frames}:s=${fw}x${fh}:fps=${fps}[fg]`,
-      `[bg][fg]overlay=x='(W-w)/2+${-dir * drift}*(2*n/${last}-1)':y='(H-h)/2':eval=frame,format=yuv420p[v]`,
+      `[bg][fg]overlay=x='(W-w)/2+${-dir * drift}*(2*n/${last}-1)':y='(H-h)/2':eval=frame,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]`,
     ].join(';')
     const out = join(workDir, `sandbox-video-${id}.mp4`)
     await runFfmpeg(
-      ffmpegArgs`-v error -y -i ${src} -filter_complex ${graph} -map [v] -frames:v ${frames} -c:v libx264 -preset veryfast -crf 20
-        -pix_fmt yuv420p -fflags +bitexact -flags:v +bitexact -map_metadata -1 -movflags +faststart ${out}`,
+      // One encoder and filter thread: byte-identical output even on a busy machine (threaded runs differed under load).
+      ffmpegArgs`-v error -y -filter_threads 1 -i ${src} -filter_complex ${graph} -map [v] -frames:v ${frames} -c:v libx264 -threads 1 -preset veryfast
+        -crf 20 -pix_fmt yuv420p -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
+        -fflags +bitexact -flags:v +bitexact -map_metadata -1 -movflags +faststart ${out}`,
       { signal, what: 'sandbox-video' },
     )
     return { path: out, duration: frames / fps }
