@@ -69,6 +69,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
   const store = config.databaseUrl ? `, store: ${redact(config.databaseUrl)}` : ''
   console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}${store}, ${rendering})`)
+  console.log(`dashboard: ${running.url}/dashboard`)
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`${signal}: finishing running renders, then stopping`)

@@ -28,8 +28,9 @@ export function dashboardDir(): string | undefined {
 }
 
 /**
- * Serves the dashboard: `/dashboard` (the page; the app routes by `#/…`) and its bundled assets. Not part of
- * the /v1 API, so not in the OpenAPI document; every API call the page makes carries the signed-in key.
+ * Serves the dashboard: `/dashboard` (the page; the app routes by `#/…`) and its bundled assets, and sends
+ * `/` there (302: a person who opens the server's address lands on it). Not part of the /v1 API, so not in
+ * the OpenAPI document; every API call the page makes carries the signed-in key.
  */
 export function mountDashboard(app: H3, dir = dashboardDir()): void {
   const send = async (event: H3Event, name: string) => {
@@ -42,6 +43,7 @@ export function mountDashboard(app: H3, dir = dashboardDir()): void {
     if (name === 'index.html') Object.assign(headers, { 'content-security-policy': CSP, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' })
     return new Response(event.req.method === 'HEAD' ? null : body, { headers })
   }
+  app.get('/', () => new Response(null, { status: 302, headers: { location: '/dashboard' } }))
   app.get('/dashboard', (e) => send(e, 'index.html'))
   app.get('/dashboard/', (e) => send(e, 'index.html'))
   app.get('/dashboard/assets/:name', (e) => send(e, e.context.params?.name ?? ''))

@@ -125,6 +125,160 @@ test('sign in, see inline validation, render from the playground to COMPLETE and
   await page.close()
 })
 
+/** Blue for the first second, then red (a full-frame rectangle): a frame's colour says which second it is. */
+const BLUE_THEN_RED = {
+  timeline: {
+    background: '#0000ff',
+    tracks: [
+      { clips: [{ asset: { type: 'shape', shape: 'rectangle', rectangle: { width: 320, height: 180 }, fill: { color: '#ff0000' } }, start: 1, length: 1 }] },
+    ],
+  },
+  output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25, poster: { capture: 1.5 } },
+}
+/** The RGB of the frame preview's middle pixel, read back through a canvas. */
+const middlePixel = (page: Page) =>
+  page.locator('img.frame').evaluate((img: HTMLImageElement) => {
+    const canvas = Object.assign(document.createElement('canvas'), { width: img.naturalWidth, height: img.naturalHeight })
+    const g = canvas.getContext('2d')!
+    g.drawImage(img, 0, 0)
+    return Array.from(g.getImageData(img.naturalWidth / 2, img.naturalHeight / 2, 1, 1).data.slice(0, 3))
+  })
+const near = (rgb: number[], want: number[]) => rgb.every((c, i) => Math.abs(c - want[i]!) <= 40)
+/** Scrubs the frame preview to `time` (as a release of the thumb does) and waits for that frame to show. */
+async function scrubTo(page: Page, time: number) {
+  await page.getByLabel('Time', { exact: true }).fill(String(time))
+  await page.waitForFunction(
+    (t) => {
+      const img = document.querySelector('img.frame') as HTMLImageElement | null
+      return !!img && img.dataset.time === String(t) && img.complete && img.naturalWidth > 0
+    },
+    time,
+    { timeout: 20_000 },
+  )
+}
+
+test('playground: syntax errors in words, a frame preview that scrubs, a render followed live with its poster', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const requests: string[] = []
+  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`))
+  await signIn(page, ctx.svc.live)
+  await go(page, 'Playground')
+  const editor = page.getByLabel('Timeline JSON (Shotstack format)')
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+
+  // A missing comma and a missing end: each said in words at its line and column, never as an engine position.
+  const issues = page.locator('#timeline-issues')
+  await editor.fill('{\n  "timeline": {\n    "tracks": []\n  }\n  "output": {}\n}')
+  await issues.getByText("JSON syntax error: expected ',' or '}' after property value at line 5, column 3").waitFor()
+  await editor.fill('{\n  "timeline": {\n    "tracks": [\n')
+  await issues.getByText('JSON syntax error: unexpected end of input at line 3, column 16').waitFor()
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  await page.getByText('The timeline is not valid JSON: unexpected end of input at line 3, column 16.').waitFor()
+  assert.not.match((await page.locator('main').textContent()) ?? '', /position \d|Unexpected end of JSON input/)
+  await shot(page, 'playground-syntax')
+
+  // Frame preview: the PNG at the edit's own size; scrubbing into the second second turns it red.
+  await editor.fill(JSON.stringify(BLUE_THEN_RED, null, 2))
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+  assert.is(await page.getByLabel('Time', { exact: true }).getAttribute('max'), '2', 'the scrubber spans the edit')
+  await scrubTo(page, 0.5)
+  const size = await page.locator('img.frame').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])
+  assert.equal(size, [320, 180], "the frame is drawn at the edit's output size")
+  const blue = await middlePixel(page)
+  assert.ok(near(blue, [0, 0, 255]), `blue at 0.5 s: ${blue}`)
+  await scrubTo(page, 1.5)
+  const red = await middlePixel(page)
+  assert.ok(near(red, [255, 0, 0]), `red at 1.5 s: ${red}`)
+  assert.is(requests.filter((r) => r === 'POST /v1/render/frame').length, 2, 'one frame asked per release')
+  await shot(page, 'playground-frame')
+
+  // An edit the server refuses: the preview says why, by path.
+  const broken = structuredClone(BLUE_THEN_RED)
+  broken.timeline.tracks[0]!.clips[0]!.length = -3
+  await editor.fill(JSON.stringify(broken, null, 2))
+  await page.getByRole('button', { name: 'Preview frame' }).click()
+  await page.locator('#frame-error').getByText('timeline.tracks[0].clips[0].length').waitFor()
+
+  // Render: the result scrolls into view and follows the render's events to COMPLETE, never polling its status.
+  await editor.fill(JSON.stringify(BLUE_THEN_RED, null, 2))
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const detail = page.locator('.render-detail[data-status="COMPLETE"]')
+  await detail.waitFor({ timeout: 120_000 })
+  const id = (await detail.getAttribute('data-render'))!
+  // Smooth scrolling may still be moving: let it settle before reading where the panel is.
+  await page.waitForTimeout(800)
+  const { top, scrolled } = await detail.evaluate((el) => ({ top: el.getBoundingClientRect().top, scrolled: window.scrollY }))
+  assert.ok(scrolled > 0 && top >= -1 && top < 900 - 200, `the result is scrolled into view (its top at ${top}px, page at ${scrolled}px)`)
+  assert.is(requests.filter((r) => r === `GET /v1/render/${id}/events`).length, 1, 'followed through its events')
+  assert.equal(
+    requests.filter((r) => r === `GET /v1/render/${id}`),
+    [],
+    'no status polls',
+  )
+  const job = (await ctx.svc.call('GET', `/v1/render/${id}`)).body
+  assert.match(job.poster ?? '', /\/v1\/files\//, 'the render has a poster')
+  assert.is(await detail.locator('video').getAttribute('poster'), job.poster, 'the player shows it')
+  assert.is(await detail.locator('h2 code').textContent(), id.slice(-8), 'its heading: the id, short and unique')
+  assert.is(await detail.locator('.job-id code').textContent(), id, 'its facts: the whole id')
+  assert.equal(await unlabelledControls(page), [])
+  await shot(page, 'playground-live-complete')
+  await page.close()
+})
+
+test('renders made in the same second show different ids, each copyable whole; a render page follows its events', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
+  const requests: string[] = []
+  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`))
+  const edit = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'twin' }, start: 0, length: 3 }] }] },
+    output: { format: 'mp4', resolution: 'preview' },
+  }
+  const submit = async (): Promise<string> => (await ctx.svc.call('POST', '/v1/render', { body: edit })).body.jobId
+  const [a, b] = await Promise.all([submit(), submit()])
+  assert.is(a.slice(0, 8), b.slice(0, 8), 'UUIDv7 ids made together begin alike (their time)')
+  await signIn(page, ctx.svc.live)
+  const shown = async (id: string) => (await page.locator(`tr[data-render="${id}"] .job-id code`).textContent())!
+  await page.locator(`tr[data-render="${b}"]`).waitFor()
+  assert.equal([await shown(a), await shown(b)], [a.slice(-8), b.slice(-8)])
+  assert.is.not(await shown(a), await shown(b), 'two renders of the same second read differently')
+  await page.getByRole('button', { name: `Copy render id ${a.slice(-8)}` }).click()
+  await page.getByText(`Copied the id of render ${a.slice(-8)}.`).waitFor()
+  assert.is(await page.evaluate(() => navigator.clipboard.readText()), a, 'the whole id is copied')
+
+  // Its page: the whole id, and the render followed to its end with one read of the submitted edit.
+  await page.locator(`tr[data-render="${a}"] .job-id a`).click()
+  await page.locator(`.render-detail[data-render="${a}"][data-status="COMPLETE"]`).waitFor({ timeout: 120_000 })
+  assert.is(await page.locator('.render-detail .job-id code').textContent(), a)
+  assert.ok(requests.filter((r) => r === `GET /v1/render/${a}`).length <= 1, `no status polls: ${requests.filter((r) => r.includes(a))}`)
+  await ctx.svc.waitFor(b, ['COMPLETE'], ctx.svc.live, 120_000)
+  await shot(page, 'render-ids')
+
+  // Where the events cannot be read (here: refused), the playground's result falls back to polling, and still ends.
+  await page.route('**/v1/render/*/events', (route) => route.abort())
+  await go(page, 'Playground')
+  await page.getByRole('button', { name: 'Reset example' }).click()
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const detail = page.locator('.render-detail[data-status="COMPLETE"]')
+  await detail.waitFor({ timeout: 120_000 })
+  const id = (await detail.getAttribute('data-render'))!
+  assert.ok(requests.includes(`GET /v1/render/${id}/events`), 'the stream was tried first')
+  assert.ok(requests.includes(`GET /v1/render/${id}`), 'then the status was polled')
+  await page.close()
+})
+
+test('GET / sends a browser to the dashboard', async () => {
+  const res = await fetch(`${ctx.http.url}/`, { redirect: 'manual' })
+  assert.is(res.status, 302)
+  assert.is(res.headers.get('location'), '/dashboard')
+  const page = await ctx.browser.newPage()
+  await page.goto(`${ctx.http.url}/`)
+  assert.is(new URL(page.url()).pathname, '/dashboard')
+  await page.getByLabel('API key').waitFor()
+  await page.close()
+})
+
 test('templates: save one from the playground, render it with a new merge value, edit it there, delete it', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
   await signIn(page, ctx.svc.live)
@@ -468,8 +622,17 @@ test('phone width: no sideways scrolling, tables become cards, a non-admin sees 
     // Against the phone's width, not innerWidth: a mobile viewport widens itself to fit a page that is too wide.
     const overflow = (await page.evaluate(() => document.documentElement.scrollWidth)) - 390
     assert.ok(overflow <= 1, `${name} scrolls sideways by ${overflow}px at 390px`)
+    // The navigation neither scrolls sideways itself nor hides a page's link past the screen's edge.
+    const nav = await page.locator('.top nav ul').evaluate((ul) => ({
+      scrolls: ul.scrollWidth - ul.clientWidth,
+      outside: Array.from(ul.querySelectorAll('a'))
+        .filter((a) => a.getBoundingClientRect().left < 0 || a.getBoundingClientRect().right > 390)
+        .map((a) => a.textContent),
+    }))
+    assert.equal(nav, { scrolls: 0, outside: [] }, `${name}: the navigation fits 390px`)
     await shot(page, `phone-${name.toLowerCase()}`)
   }
+  await page.screenshot({ path: join(SCREENSHOTS, 'phone-nav.png'), clip: { x: 0, y: 0, width: 390, height: 260 } })
   await page.getByText('Managing keys needs an admin key').waitFor()
   await go(page, 'Renders')
   await page.locator('tr[data-status]').first().waitFor()
@@ -481,6 +644,12 @@ test('phone width: no sideways scrolling, tables become cards, a non-admin sees 
     'absolute',
     'column heads hidden visually, kept for screen readers',
   )
+  // A render's page: its whole id wraps in its cell rather than widen the page.
+  await page.locator('tr[data-status="COMPLETE"] .job-id a').first().click()
+  await page.locator('.render-detail[data-status="COMPLETE"] video').waitFor()
+  const overflow = (await page.evaluate(() => document.documentElement.scrollWidth)) - 390
+  assert.ok(overflow <= 1, `a render's page scrolls sideways by ${overflow}px at 390px`)
+  await shot(page, 'phone-render')
   await page.close()
 })
 

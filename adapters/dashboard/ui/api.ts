@@ -30,6 +30,21 @@ export async function api<T>(method: string, path: string, body?: unknown, key =
   const headers: Record<string, string> = { authorization: `Bearer ${key ?? ''}` }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+  return answer<T>(res, key)
+}
+
+/** A POST whose answer is a file (a PNG frame): its bytes, or the API's error as for `api`. */
+export async function apiBlob(path: string, body: unknown, key = session.key()): Promise<Blob> {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key ?? ''}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return res.ok ? res.blob() : answer<never>(res, key)
+}
+
+/** The parsed JSON of a successful answer, else its error as an ApiError (a 401 of the signed-in key signs out). */
+async function answer<T>(res: Response, key: string | null): Promise<T> {
   const text = await res.text()
   // biome-ignore lint/suspicious/noExplicitAny: the server's JSON, typed by each caller's generic
   let parsed: any
@@ -44,6 +59,45 @@ export async function api<T>(method: string, path: string, body?: unknown, key =
     throw new ApiError(res.status, e.code ?? 'E_UNKNOWN', e.message ?? `HTTP ${res.status}`, e.issues ?? [])
   }
   return parsed as T
+}
+
+/**
+ * Follows a render as it goes: `GET /v1/render/{id}/events` (Server-Sent Events), read with fetch because
+ * EventSource cannot send the Bearer header. `onRecord` gets each `update` and the final `done` record, which
+ * the promise also resolves with; it rejects when the stream fails or ends early (the caller may poll instead).
+ */
+export async function renderEvents(id: string, onRecord: (r: Render) => void, signal?: AbortSignal): Promise<Render> {
+  const key = session.key()
+  const res = await fetch(`/v1/render/${encodeURIComponent(id)}/events`, { headers: { authorization: `Bearer ${key ?? ''}` }, signal })
+  if (!res.ok) return answer<never>(res, key)
+  if (!res.body) throw new Error('the render events came without a body')
+  const reader = res.body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      buffer = (buffer + decoder.decode(chunk.value, { stream: true })).replace(/\r\n?/g, '\n')
+      // One event per block, blocks end with a blank line; comments (": keep-alive") carry no data.
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const lines = buffer.slice(0, end).split('\n')
+        buffer = buffer.slice(end + 2)
+        const event =
+          lines
+            .find((l) => l.startsWith('event:'))
+            ?.slice(6)
+            .trim() ?? 'message'
+        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''))
+        if (!data.length) continue
+        const parsed = JSON.parse(data.join('\n'))
+        if (event === 'error') throw new Error(parsed.message ?? 'the render events stream failed')
+        onRecord(parsed as Render)
+        if (event === 'done') return parsed as Render
+      }
+    }
+  } finally {
+    void reader.cancel().catch(() => {})
+  }
+  throw new Error('the render events stream ended before the render did')
 }
 
 export interface Me {

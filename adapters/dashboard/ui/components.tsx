@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, type Issue, type Render } from './api'
+import { shortId } from './job-id'
 
 /**
  * Calls `load` now and then every `everyMs(lastResult)` ms while mounted (a function, so a page polls fast
@@ -78,7 +79,7 @@ export function Progress({ render }: { render: Pick<Render, 'progress' | 'status
   const pct = Math.round(render.progress * 100)
   return (
     <span class="progress">
-      <progress max={1} value={render.progress} aria-label={`progress of render ${render.id.slice(0, 8)}`} />
+      <progress max={1} value={render.progress} aria-label={`progress of render ${shortId(render.id)}`} />
       <span>{pct}%</span>
     </span>
   )

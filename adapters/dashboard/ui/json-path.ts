@@ -1,4 +1,5 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser'
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
+import { jsonSyntaxError } from './json-error'
 
 /** `timeline.tracks[0].clips[1]["odd key"]` → ['timeline', 'tracks', 0, 'clips', 1, 'odd key'] (the API's path format). */
 export function splitPath(path: string): (string | number)[] {
@@ -35,9 +36,11 @@ export function locate(text: string, path: string): Place | undefined {
   return undefined
 }
 
-/** JSON syntax errors with their lines (jsonc-parser is lenient, so comments and trailing commas are refused here too). */
+/**
+ * The text's JSON syntax error with its line, in words ("unexpected end of input at line 12, column 3"): the
+ * first one JSON.parse meets, since what follows a syntax error is often no error of its own.
+ */
 export function syntaxErrors(text: string): { line: number; offset: number; message: string }[] {
-  const errors: ParseError[] = []
-  parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
-  return errors.map((e) => ({ offset: e.offset, line: lineAt(text, e.offset), message: `JSON syntax: ${printParseErrorCode(e.error)}` }))
+  const e = jsonSyntaxError(text)
+  return e ? [{ offset: e.offset, line: e.line, message: `JSON syntax error: ${e.message}` }] : []
 }

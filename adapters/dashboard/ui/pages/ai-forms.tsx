@@ -3,7 +3,7 @@ import type { AiJobRecord as AiJob } from '../../../../service/api-types.js'
 import { PROMPT_LIMIT } from '../../../../service/vocabulary.js'
 import { api, ApiError } from '../api'
 import { FieldError, fieldInvalid, IssueList, Notice, NumberField, useAction } from '../components'
-import { shortId } from './ai-result'
+import { shortId } from '../job-id'
 
 export type AiKind = AiJob['kind']
 type Field = {

@@ -1,8 +1,6 @@
 import type { AiJobRecord as AiJob } from '../../../../service/api-types.js'
 import { credits, Notice, seconds, StatusBadge, when } from '../components'
-
-/** A job's id, short: its last 8 digits (the first ones of a UUIDv7 are its time, the same for jobs made together). */
-export const shortId = (id: string) => id.slice(-8)
+import { JobId, shortId } from '../job-id'
 
 export const isWorking = (j: Pick<AiJob, 'status'>) => j.status === 'queued' || j.status === 'processing'
 
@@ -78,6 +76,10 @@ export function AiResult({ job }: { job: AiJob }) {
         {job.kind[0]!.toUpperCase() + job.kind.slice(1)} job <code>{shortId(job.id)}</code>
       </h2>
       <dl class="facts">
+        <dt>Id</dt>
+        <dd>
+          <JobId id={job.id} what={`${job.kind} job`} whole />
+        </dd>
         <dt>Status</dt>
         <dd aria-live="polite">
           <StatusBadge status={job.status} />

@@ -3,7 +3,8 @@ import type { AiJobRecord as AiJob } from '../../../../service/api-types.js'
 import { api } from '../api'
 import { credits, Notice, StatusBadge, TableHead, usePoll, when } from '../components'
 import { AI_FORMS, AiForm, type AiKind } from './ai-forms'
-import { AiResult, isWorking, shortId } from './ai-result'
+import { JobId, shortId } from '../job-id'
+import { AiResult, isWorking } from './ai-result'
 
 const KINDS = Object.keys(AI_FORMS) as AiKind[]
 
@@ -61,7 +62,7 @@ function AiKindPanel({ kind }: { kind: AiKind }) {
             {jobs.map((j) => (
               <tr data-job={j.id} data-status={j.status}>
                 <td data-label="Job">
-                  <code>{shortId(j.id)}</code>
+                  <JobId id={j.id} what={`${kind} job`} />
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={j.status} />

@@ -3,6 +3,7 @@ import { IMAGE_MODELS, IMAGE_SIZES, IMAGE_STYLES, PROMPT_LIMIT, type ImageModel 
 import type { ImageRecord as Image } from '../../../../service/api-types.js'
 import { api, ApiError } from '../api'
 import { credits, FieldError, fieldInvalid, IssueList, Notice, usePoll, when, useAction } from '../components'
+import { JobId, shortId } from '../job-id'
 
 /** Images: generate with the model, size and style controls the API offers; the account's gallery. */
 export function ImagesPage() {
@@ -85,7 +86,7 @@ export function ImagesPage() {
         {error && (!(error instanceof ApiError) || !error.issues.length || unplaced) && <IssueList error={error} />}
         {made && (
           <Notice>
-            Made image {made.id.slice(0, 8)} with {made.provider ?? made.model} ({credits(made.credits_used)} credits).
+            Made image <JobId id={made.id} what="image" /> with {made.provider ?? made.model} ({credits(made.credits_used)} credits).
           </Notice>
         )}
       </form>
@@ -98,13 +99,13 @@ export function ImagesPage() {
             <figure>
               {img.url ? (
                 <a href={img.url}>
-                  <img src={img.url} alt={`${img.model} result ${img.id.slice(0, 8)}`} loading="lazy" width={img.width} height={img.height} />
+                  <img src={img.url} alt={`${img.model} result ${shortId(img.id)}`} loading="lazy" width={img.width} height={img.height} />
                 </a>
               ) : (
                 <div class="placeholder">{img.status}</div>
               )}
               <figcaption>
-                {img.model} · {img.width}×{img.height} · {when(img.created_at)}
+                <JobId id={img.id} what="image" /> · {img.model} · {img.width}×{img.height} · {when(img.created_at)}
                 {img.error && (
                   <>
                     {' '}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, type Me } from '../api'
 import { IssueList, Notice, usePoll, when, TableHead } from '../components'
+import { JobId } from '../job-id'
 
 interface Key {
   id: string
@@ -105,7 +106,7 @@ function KeyAdmin({ me }: { me: Me }) {
                 {k.id === me.key_id && ' (this key)'}
               </td>
               <td data-label="Account">
-                <code>{k.account_id.slice(0, 8)}</code>
+                <JobId id={k.account_id} what="account" />
               </td>
               <td data-label="Kind">
                 {k.sandbox ? 'sandbox' : 'live'}

@@ -1,11 +1,12 @@
 import type { SourceRecord as Source } from '../../../../service/api-types.js'
 import { StatusBadge } from '../components'
+import { shortId } from '../job-id'
 
 /** The file's name: an upload's own, else the last path segment of its hosted URL or of the URL it came from. */
 export function sourceName(s: Pick<Source, 'id' | 'url' | 'input_url' | 'filename'>): string {
   if (s.filename) return s.filename
   const from = s.url ?? s.input_url
-  if (!from) return `upload ${s.id.slice(0, 8)}`
+  if (!from) return `upload ${shortId(s.id)}`
   try {
     const last = new URL(from).pathname.split('/').filter(Boolean).at(-1)
     return last ? decodeURIComponent(last) : from

@@ -1,4 +1,6 @@
 import type { SourceRecord as Source } from '../../../../service/api-types.js'
+import { describeJsonError } from '../json-error'
+import { timelineEnd } from './frame-preview'
 import { EXAMPLE } from './playground'
 import { DRAFT } from './playground-template'
 
@@ -7,16 +9,6 @@ const STILL_SECONDS = 3
 
 type Obj = Record<string, unknown>
 const isObj = (x: unknown): x is Obj => !!x && typeof x === 'object' && !Array.isArray(x)
-
-/** Where the timeline ends now: the latest `start + length` of its clips with numeric times (0 without any). */
-function timelineEnd(tracks: unknown[]): number {
-  let end = 0
-  for (const track of tracks) {
-    const clips = isObj(track) && Array.isArray(track.clips) ? track.clips : []
-    for (const c of clips) if (isObj(c) && typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
-  }
-  return Math.round(end * 1000) / 1000
-}
 
 /**
  * Adds a ready source to an edit: a font to `timeline.fonts` (once), anything else as a clip of its type on a
@@ -49,7 +41,7 @@ export function addToPlayground(s: Source): Error | undefined {
   try {
     edit = saved === null ? structuredClone(EXAMPLE) : JSON.parse(saved)
   } catch (err) {
-    return new Error(`Not added: the playground's draft is not valid JSON (${(err as Error).message}); fix it in the playground first.`)
+    return new Error(`Not added: the playground's draft is not valid JSON (${describeJsonError(err, saved ?? '')}); fix it in the playground first.`)
   }
   if (!isObj(edit)) return new Error("Not added: the playground's draft is not a JSON object; fix it in the playground first.")
   const next = addSource(edit, s)

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { api, ApiError, type Issue, type Me } from '../api'
 import { Notice, useAction } from '../components'
 import { syntaxErrors } from '../json-path'
+import { FramePreview } from './frame-preview'
 import { DRAFT, EditingBar, SaveAsTemplate } from './playground-template'
-import { RenderDetail } from './renders'
+import { RenderDetail } from './render-detail'
 import { markIssues, parseEdit, TimelineEditor } from './timeline-editor'
 
 export const EXAMPLE = {
@@ -92,7 +93,7 @@ export function PlaygroundPage({ me }: { me: Me }) {
       <form onSubmit={submit}>
         <TimelineEditor
           text={text}
-          onInput={setText}
+          onInput={(t) => (setText(t), setSubmitError(undefined))}
           issues={markIssues(text, syntax, serverIssues)}
           checking={syntax.length > 0 || serverIssues.text !== text}
           note={<YAxisNote axis={me.y_axis} />}
@@ -110,6 +111,7 @@ export function PlaygroundPage({ me }: { me: Me }) {
         </div>
         <Notice error={submitError} />
       </form>
+      <FramePreview text={text} />
       <SaveAsTemplate text={text} onIssues={showIssues} />
       {jobId && <RenderDetail id={jobId} compact key={jobId} />}
     </section>

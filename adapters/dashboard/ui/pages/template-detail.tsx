@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, type Template } from '../api'
 import { IssueList, Json, Notice, usePoll, when, useAction } from '../components'
 import { editInPlayground } from './playground-template'
-import { RenderDetail } from './renders'
+import { RenderDetail } from './render-detail'
 
 /** The template's own `merge` values by key (trimmed, as the merge compares them): the fields' defaults. */
 const mergeDefaults = (t: Template): Map<string, unknown> =>

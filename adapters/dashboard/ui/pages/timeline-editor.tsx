@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useRef } from 'preact/hooks'
 import type { Issue } from '../api'
+import { describeJsonError } from '../json-error'
 import { locate } from '../json-path'
 
 /** An issue with the place in the text it concerns (null line: no place found, listed only). */
@@ -29,7 +30,7 @@ export function parseEdit(text: string): Record<string, unknown> | Error {
     const edit = JSON.parse(text)
     return edit && typeof edit === 'object' && !Array.isArray(edit) ? edit : new Error('The timeline must be a JSON object.')
   } catch (err) {
-    return new Error(`The timeline is not valid JSON: ${(err as Error).message}`)
+    return new Error(`The timeline is not valid JSON: ${describeJsonError(err, text)}.`)
   }
 }
 

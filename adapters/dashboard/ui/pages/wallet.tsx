@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, type Me } from '../api'
 import { credits, Notice, usePoll, when, TableHead, NumberField } from '../components'
+import { JobId } from '../job-id'
 
 interface WalletState {
   balance: number
@@ -97,12 +98,7 @@ export function WalletPage({ me }: { me: Me }) {
                 <td data-label="Amount">{credits(e.amount)}</td>
                 <td data-label="Balance after">{credits(e.balance_after)}</td>
                 <td data-label="Job / note">
-                  {e.job_id ? (
-                    <a href={`#/renders/${e.job_id}`}>
-                      <code>{e.job_id.slice(0, 8)}</code>
-                    </a>
-                  ) : null}{' '}
-                  {e.note}
+                  {e.job_id ? <JobId id={e.job_id} what="render" href={`#/renders/${e.job_id}`} /> : null} {e.note}
                 </td>
               </tr>
             ))}
