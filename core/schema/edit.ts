@@ -54,7 +54,8 @@ export const EditSchema = v.object({
 export type EditInput = v.InferInput<typeof EditSchema>
 /**
  * An edit as you write it (Shotstack's Edit): what `renderer.render()` takes, so an edit literal type-checks.
- * Edits read from JSON are `any` and are checked at run time instead (`renderer.validate`).
+ * Edits read from JSON are `any` and are checked at run time instead (`renderer.validate`). It is `EditInput`
+ * written out (edit-type.ts, generated): the inferred form is too deep for apps' compilers in a .d.ts.
  */
-export type Edit = EditInput
+export type { Edit } from './edit-type.js'
 export type EditOutput = v.InferOutput<typeof EditSchema>

@@ -3,11 +3,17 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer, type Edit } from '../../index.js'
+import type { EditInput } from '../../core/schema/edit.js'
 
 const title: Edit = {
   timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text: 'Hi' }, start: 0, length: 2, transition: { in: 'fade' } }] }] },
   output: { format: 'mp4', resolution: 'hd' },
 }
+
+// The written-out Edit (core/schema/edit-type.ts) is the schema's own input type, both ways; when the schema
+// changes, this stops compiling until `npm run gen:types` writes it again.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+export const sameAsSchema: Same<Edit, EditInput> = true
 
 // Never called: only compiled.
 export async function typed() {

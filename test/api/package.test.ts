@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { probe } from '../../kit.js'
+import { tempDir } from '../helpers/media.js'
+
+// The package as an app installs it: `npm pack` (prepack builds dist/), installed from the tarball into an empty
+// folder, then imported, typed, and run through its bin. Install scripts are skipped and gl's addon is copied from
+// this checkout (the same machine already compiled it: a second 2.5-minute build would test nothing new).
+
+const root = new URL('../..', import.meta.url).pathname
+const dir = tempDir('reelforge-pack-')
+const run = (cmd: string, args: string[], cwd: string) => {
+  try {
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string }
+    throw new Error(`${cmd} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`.slice(0, 4000))
+  }
+}
+
+test('npm pack → npm install <tgz> in a clean folder: it renders, its bin runs, its types resolve; only what runs ships', async () => {
+  // prepack's own output (the dashboard build) comes first on stdout; the JSON report is the rest.
+  const out = run('npm', ['pack', '--json', '--pack-destination', dir], root)
+  const packed = JSON.parse(out.slice(out.search(/^\[/m))) as { filename: string; files: { path: string }[] }[]
+  const files = packed[0]!.files.map((f) => f.path)
+  assert.ok(files.includes('LICENSE') && files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('dist/dashboard/app.js'))
+  assert.ok(files.includes('dist/adapters/cli/main.js'))
+  const stray = files.filter(
+    (f) => !/^(dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$|scripts\/setup\.sh$)/.test(f) || /\.test\.|^dist\/test\//.test(f),
+  )
+  assert.equal(stray, [], 'sources, tests and benchmarks stay out of the package')
+
+  const app = join(dir, 'app')
+  mkdirSync(app)
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
+  // An app in TypeScript has Node's types, as this checkout does (the same version).
+  const typesNode = JSON.parse(readFileSync(join(root, 'node_modules/@types/node/package.json'), 'utf8')).version
+  run('npm', ['install', join(dir, packed[0]!.filename), `@types/node@${typesNode}`, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], app)
+  cpSync(join(root, 'node_modules/gl/build'), join(app, 'node_modules/gl/build'), { recursive: true })
+
+  writeFileSync(
+    join(app, 'render.ts'),
+    `import { createRenderer, type Edit } from 'reelforge'
+const edit: Edit = {
+  timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'installed' }, start: 0, length: 1 }] }] },
+  output: { format: 'mp4', resolution: 'preview' },
+}
+const result = await createRenderer().render(edit, { out: 'out.mp4' })
+console.log(JSON.stringify({ frames: result.frames }))
+// @ts-expect-error an edit's output format is checked: only real types make this an error
+const wrong: Edit = { timeline: { tracks: [] }, output: { format: 'avi' } }
+`,
+  )
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    // skipLibCheck as apps set it: other packages' .d.ts are not this test's business; ours must still resolve.
+    JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      files: ['render.ts'],
+    }),
+  )
+  run(join(root, 'node_modules/.bin/tsc'), ['-p', '.'], app) // throws with the compiler's errors if the types do not resolve
+  // Run as JavaScript (the types were checked above): strip the one type annotation.
+  writeFileSync(
+    join(app, 'render.mjs'),
+    `import { createRenderer } from 'reelforge'
+const result = await createRenderer().render({
+  timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'installed' }, start: 0, length: 1 }] }] },
+  output: { format: 'mp4', resolution: 'preview', fps: 25 },
+}, { out: 'out.mp4' })
+console.log(JSON.stringify({ frames: result.frames }))
+`,
+  )
+  assert.equal(JSON.parse(run('node', ['render.mjs'], app).trim().split('\n').at(-1)!), { frames: 25 })
+  assert.is((await probe(join(app, 'out.mp4'))).streams[0]!.width, 512)
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  assert.is(run(join(app, 'node_modules/.bin/reelforge'), ['--version'], app).trim(), pkg.version)
+  const bin = run(join(app, 'node_modules/.bin/reelforge'), ['validate', join(root, 'examples/hello.json')], app)
+  assert.match(bin, /^valid: /)
+  assert.ok(readdirSync(join(app, 'node_modules/reelforge')).includes('LICENSE'))
+})
+test.run()
