@@ -28,7 +28,10 @@ for (const [name, matrix, range, tag, pixFmt] of [
     const vf = `scale=out_color_matrix=${matrix}:out_range=${range},format=${pixFmt}`
     ff(['-loop', '1', '-i', join(dir, 'chart.png'), '-t', '1', '-r', '25', '-vf', vf, '-c:v', 'libx264', '-crf', '10', ...tag, src])
     // Drawn to a PNG (lossless RGB): what is measured is the source's decoding, not a second encode.
-    const edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'video', src }, start: 0, length: 1 }] }] }, output: { format: 'png', size: { width: 1280, height: 720 }, range: { start: 0.5 } } }
+    const edit = {
+      timeline: { tracks: [{ clips: [{ asset: { type: 'video', src }, start: 0, length: 1 }] }] },
+      output: { format: 'png', size: { width: 1280, height: 720 }, range: { start: 0.5 } },
+    }
     const out = join(dir, `${matrix}-${range}-drawn.png`)
     await renderer.render(edit as Edit, { out })
     const rgb = ff(['-i', out, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'])
