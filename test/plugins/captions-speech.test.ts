@@ -124,6 +124,10 @@ captions('cues of a text-to-speech clip are timed by the words espeak says, move
   assert.ok(Math.abs(cues[0]!.start - (1 + words[0]!.start)) < 1e-6, 'the first cue starts with the first word')
   assert.ok(Math.abs(cues.at(-1)!.end - (1 + words.at(-1)!.end)) < 1e-6, 'the last ends with the last word')
   assert.ok(cues.at(-1)!.end < 1 + speech.duration - 0.01, 'not over the silence after it')
+  assert.ok(
+    cues.every((c) => !c.text.includes('\n')),
+    'one paragraph per cue: the caption wraps it to its own box',
+  )
 })
 captions('a caption of an image clip (no sound to transcribe) renders nothing and says why', async () => {
   const png = await solidPng(join(dir, 'p.png'), 32, 32, '#ff0000')

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { RenderError, type PrepareContext } from '../../../core/index.js'
+import { RenderError, type PrepareContext, type TimedWord } from '../../../core/index.js'
 import { speechAsk } from '../audio/speech-ask.js'
 import { cuesFromWords } from './subtitle-writer.js'
 import { cuesFromSpeech, parseSubtitles, parseTtml, type Cue } from './subtitles.js'
@@ -56,9 +56,7 @@ export async function loadCues(src: string, ctx: PrepareContext): Promise<Cue[]>
     // The same ask as the voice clip's, so the render's engine answers once and the words are the voice's own.
     const speech = await ctx.runAi('speech', speechAsk(spoken))
     const speed = spoken.speed && spoken.speed > 0 ? spoken.speed : 1
-    const cues = speech.words.length
-      ? cuesFromWords(speech.words).map((c) => ({ start: c.start, end: c.end, text: c.lines.join('\n') }))
-      : cuesFromSpeech(spoken.text, speech.duration)
+    const cues = speech.words.length ? spokenCues(speech.words) : cuesFromSpeech(spoken.text, speech.duration)
     return cues.map((c) => ({ ...c, start: target.offset + c.start / speed, end: target.offset + c.end / speed }))
   }
   if (MEDIA.test(src)) return transcribed(src, ctx)
@@ -78,7 +76,16 @@ async function transcribed(src: string, ctx: PrepareContext): Promise<Cue[]> {
     return []
   }
   if (!words.length) ctx.warn(`nothing was heard in "${src}"; the caption shows nothing`)
-  return cuesFromWords(words).map((c) => ({ start: c.start, end: c.end, text: c.lines.join('\n') }))
+  return spokenCues(words)
+}
+
+/**
+ * Cues of timed words, each one paragraph: the caption wraps it to its own box, so a portrait video does not get
+ * a landscape line broken again ("the camera drifts toward the paint as the / day turns" left a lone "the").
+ * Files (SRT, VTT, TTML) keep the line breaks their author chose.
+ */
+function spokenCues(words: TimedWord[]): Cue[] {
+  return cuesFromWords(words).map((c) => ({ start: c.start, end: c.end, text: c.lines.join(' ') }))
 }
 
 /** Words of a cue with the times they are spoken: the cue's span shared out by word length. */
