@@ -3,27 +3,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { probe, RenderError, type SpeechRequest } from '../../core/index.js'
+import { probe, type SpeechRequest } from '../../core/index.js'
 import { silences } from '../../plugins/lib/audio/silences.js'
 import { elevenlabsSpeechProvider } from '../../plugins/providers/ai/elevenlabs-speech.js'
 import { elevenAnswers, elevenError, fakeElevenLabs, VOICE_ID } from '../helpers/fakes/elevenlabs.js'
 import { spokenWords } from '../helpers/fakes/speech-audio.js'
+import { rejectsWith } from '../helpers/rejects.js'
 
 const workDir = mkdtempSync(join(tmpdir(), 'ai-speech-eleven-'))
 const ctx = { signal: new AbortController().signal, workDir }
 const TEXT = 'One. Two, three — 42 times!'
 const req = (extra: Partial<SpeechRequest> = {}): SpeechRequest => ({ text: TEXT, model: 'eleven_multilingual_v2', format: 'mp3', ...extra })
 
-async function fails(p: Promise<unknown>, pattern: RegExp, code = 'E_PROVIDER_FAILED'): Promise<RenderError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  assert.instance(error, RenderError, 'expected a RenderError')
-  assert.is((error as RenderError).code, code)
-  assert.match((error as Error).message, pattern)
-  return error as RenderError
-}
+const fails = (p: Promise<unknown>, pattern: RegExp, code = 'E_PROVIDER_FAILED') => rejectsWith(p, code, pattern)
 
 const eleven = suite('elevenlabs speech (POST /v1/text-to-speech/{voice_id}/with-timestamps)')
 eleven('request as ElevenLabs expects it; words rebuilt from the character alignment; they match the audio', async () => {

@@ -3,26 +3,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { probe, RenderError, type SpeechRequest } from '../../core/index.js'
+import { probe, type SpeechRequest } from '../../core/index.js'
 import { openaiSpeechProvider } from '../../plugins/providers/ai/openai-speech.js'
 import { fakeOpenAISpeech, speechAnswers } from '../helpers/fakes/openai-speech.js'
 import { spokenWords } from '../helpers/fakes/speech-audio.js'
+import { rejectsWith } from '../helpers/rejects.js'
 
 const workDir = mkdtempSync(join(tmpdir(), 'ai-speech-openai-'))
 const ctx = { signal: new AbortController().signal, workDir }
 const TEXT = 'The lighthouse stands alone, facing the storm. Waves break on the rocks below; the keeper climbs the stairs. At dusk, the lamp turns.'
 const req = (extra: Partial<SpeechRequest> = {}): SpeechRequest => ({ text: TEXT, model: 'tts-1', format: 'mp3', ...extra })
 
-async function fails(p: Promise<unknown>, pattern: RegExp, code = 'E_PROVIDER_FAILED'): Promise<RenderError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  assert.instance(error, RenderError, 'expected a RenderError')
-  assert.is((error as RenderError).code, code)
-  assert.match((error as Error).message, pattern)
-  return error as RenderError
-}
+const fails = (p: Promise<unknown>, pattern: RegExp, code = 'E_PROVIDER_FAILED') => rejectsWith(p, code, pattern)
 
 const openai = suite('openai speech (POST /v1/audio/speech)')
 openai('request as OpenAI expects it; the audio decodes; word times are a close estimate', async () => {

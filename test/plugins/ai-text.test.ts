@@ -1,25 +1,14 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { RenderError } from '../../core/index.js'
 import { openaiTextProvider } from '../../plugins/providers/ai/openai-text.js'
 import { sandboxTextProvider } from '../../plugins/providers/ai/sandbox-text.js'
 import { chatAnswers, chatError, fakeOpenAIChat } from '../helpers/fakes/openai-chat.js'
+import { rejectsWith } from '../helpers/rejects.js'
 
 const ctx = { signal: new AbortController().signal, workDir: '/nonexistent' }
 const req = (extra: object = {}) => ({ prompt: 'a lighthouse at dusk', model: 'gpt-4o-mini', ...extra })
 
-async function fails(p: Promise<unknown>, code: string, pattern: RegExp): Promise<RenderError> {
-  let error: unknown
-  try {
-    await p
-  } catch (e) {
-    error = e
-  }
-  assert.instance(error, RenderError, 'expected a RenderError')
-  assert.is((error as RenderError).code, code)
-  assert.match((error as Error).message, pattern)
-  return error as RenderError
-}
+const fails = rejectsWith
 
 const openai = suite('openai text (chat completions)')
 openai('request as OpenAI expects it: path, Bearer key, JSON body; the answer is the text', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { RenderError, type TranscriptionRequest } from '../../core/index.js'
+import type { TranscriptionRequest } from '../../core/index.js'
 import { speak } from '../../plugins/lib/audio/speech.js'
 import { wordTokens } from '../../plugins/lib/audio/timed-words.js'
 import { openaiTranscriptionProvider } from '../../plugins/providers/ai/openai-transcription.js'
@@ -9,6 +9,7 @@ import { espeakWordTimes } from '../../plugins/lib/audio/espeak-words.js'
 import { fakeOpenAITranscription, formOf, transcriptionAnswers } from '../helpers/fakes/openai-transcription.js'
 import { tempDir } from '../helpers/media.js'
 import { silentVideo, videoWithSound } from '../helpers/transcription.js'
+import { rejectsWith } from '../helpers/rejects.js'
 
 const workDir = tempDir('ai-transcription-')
 const ctx = { signal: new AbortController().signal, workDir }
@@ -17,16 +18,7 @@ const speech = await speak(TEXT)
 const truth = { text: TEXT, words: await espeakWordTimes(TEXT, speech.voice, speech.rate) }
 const req = (extra: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({ path: speech.path, model: 'whisper-1', ...extra })
 
-async function fails(p: Promise<unknown>, pattern: RegExp, code = 'E_PROVIDER_FAILED'): Promise<RenderError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  assert.instance(error, RenderError, 'expected a RenderError')
-  assert.is((error as RenderError).code, code, (error as Error).message)
-  assert.match((error as Error).message, pattern)
-  return error as RenderError
-}
+const fails = (p: Promise<unknown>, pattern: RegExp, code = 'E_PROVIDER_FAILED') => rejectsWith(p, code, pattern)
 
 const openai = suite('openai transcription (POST /v1/audio/transcriptions)')
 openai('a wav goes as it is; the form is exactly OpenAI’s; Whisper’s words get their punctuation back', async () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { probe, RenderError } from '../../core/index.js'
+import { probe } from '../../core/index.js'
 import { lumaVideoProvider } from '../../plugins/providers/ai/luma-video.js'
 import { runwayVideoProvider } from '../../plugins/providers/ai/runway-video.js'
 import { SANDBOX_VIDEO_FPS, sandboxVideoProvider } from '../../plugins/providers/ai/sandbox-video.js'
@@ -10,6 +10,7 @@ import { fakeLuma } from '../helpers/fakes/luma.js'
 import { fakeRunway } from '../helpers/fakes/runway.js'
 import { decodeFrames, mean, near } from '../helpers/frames.js'
 import { drawnPng, tempDir } from '../helpers/media.js'
+import { rejectsWith } from '../helpers/rejects.js'
 
 const dir = tempDir('reelforge-ai-video-')
 const ctx = { signal: new AbortController().signal, workDir: dir }
@@ -20,16 +21,7 @@ async function shape(path: string) {
   const v = (await probe(path, { countFrames: true })).streams.find((s) => s.type === 'video')!
   return { codec: v.codec, width: v.width, height: v.height, frames: v.frames, fps: v.fps }
 }
-async function fails(p: Promise<unknown>, code: string, pattern: RegExp): Promise<RenderError> {
-  const e = await p.then(
-    () => undefined,
-    (x) => x,
-  )
-  assert.instance(e, RenderError, 'expected a RenderError')
-  assert.is(e.code, code)
-  assert.match(e.message, pattern)
-  return e
-}
+const fails = rejectsWith
 
 const sandbox = suite('sandbox video')
 sandbox('exact size and length, it moves, and the same request makes the same frames', async () => {

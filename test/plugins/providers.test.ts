@@ -1,8 +1,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
-import { automatic1111Provider, bflProvider, openaiProvider, RenderError, sandboxProvider, stabilityProvider, type ProviderPlugin } from '../../index.js'
+import { automatic1111Provider, bflProvider, openaiProvider, sandboxProvider, stabilityProvider, type ProviderPlugin } from '../../index.js'
 import { fakeA1111, fakeBFL, fakeOpenAI, fakeStability } from '../helpers/fake-vendors.js'
+import { rejectsWith } from '../helpers/rejects.js'
 
 const signal = new AbortController().signal
 const req = (extra: object = {}) => ({ prompt: 'a lighthouse at dusk', model: 'dall-e-3', width: 1920, height: 1080, ...extra })
@@ -15,18 +16,7 @@ async function inspect(data: Uint8Array) {
   const px = c.getContext('2d').getImageData(img.width >> 1, img.height >> 1, 1, 1).data
   return { width: img.width, height: img.height, rgb: [px[0], px[1], px[2]] }
 }
-async function fails(p: Promise<unknown>, code: string, pattern: RegExp): Promise<RenderError> {
-  let error: unknown
-  try {
-    await p
-  } catch (e) {
-    error = e
-  }
-  assert.instance(error, RenderError, 'expected a RenderError')
-  assert.is((error as RenderError).code, code)
-  assert.match((error as Error).message, pattern)
-  return error as RenderError
-}
+const fails = rejectsWith
 
 const openai = suite('openai (dall-e-3)')
 openai('request shape; the nearest supported size is fitted to the exact request', async () => {
