@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { toneMapFilters } from '../core/ffmpeg/tone-map.js'
+import { ffmpegArgs } from '../core/index.js'
 import { measure } from './lib/measure.js'
 
 const work = join(import.meta.dirname, '.media')
@@ -13,30 +14,11 @@ const seconds = 10
 const src = join(work, `hlg-1080p-${seconds}s.mp4`)
 if (!existsSync(src)) {
   const hlg = 'format=gbrp,zscale=tin=iec61966-2-1:min=gbr:pin=bt709:rin=full:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le'
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=1920x1080:r=30:d=${seconds}`,
-    '-vf',
-    hlg,
-    '-c:v',
-    'libx265',
-    '-preset',
-    'ultrafast',
-    '-x265-params',
-    'log-level=error',
-    '-color_primaries',
-    'bt2020',
-    '-color_trc',
-    'arib-std-b67',
-    '-colorspace',
-    'bt2020nc',
-    src,
-  ])
+  execFileSync(
+    'ffmpeg',
+    ffmpegArgs`-v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=${seconds} -vf ${hlg} -c:v libx265 -preset ultrafast -x265-params log-level=error
+      -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc ${src}`,
+  )
 }
 const decode = (filters: string[]) =>
   measure('ffmpeg', ['-v', 'error', '-i', src, '-vf', [...filters, 'scale=1920:1080:flags=bicubic', 'format=rgba'].join(','), '-f', 'null', '-'])

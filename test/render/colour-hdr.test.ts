@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { toneMapFilters } from '../../core/ffmpeg/tone-map.js'
+import { ffmpegArgs } from '../../core/index.js'
+import { BT709_TAGS } from '../../plugins/outputs/args.js'
 import { createRenderer, type Edit } from '../../index.js'
 import { tempDir } from '../helpers/media.js'
 import { playerRgb } from '../helpers/colour.js'
@@ -19,27 +21,8 @@ const BARS = 'smptehdbars=s=320x180:d=1:r=25' // a still chart: every frame the 
 function hdrSource(transfer: 'arib-std-b67' | 'smpte2084'): string {
   const out = join(dir, `${transfer}.mp4`)
   const to = `format=gbrp,zscale=tin=iec61966-2-1:min=gbr:pin=bt709:rin=full:t=${transfer}:p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le`
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    BARS,
-    '-vf',
-    to,
-    '-c:v',
-    'libx265',
-    '-x265-params',
-    'log-level=error',
-    '-color_primaries',
-    'bt2020',
-    '-color_trc',
-    transfer,
-    '-colorspace',
-    'bt2020nc',
-    '-color_range',
-    'tv',
-    out,
-  ])
+  ff(ffmpegArgs`-f lavfi -i ${BARS} -vf ${to} -c:v libx265 -x265-params log-level=error -color_primaries bt2020 -color_trc ${transfer}
+    -colorspace bt2020nc -color_range tv ${out}`)
   return out
 }
 /** One frame of a file through `filters` as RGB. */
@@ -74,27 +57,7 @@ for (const [name, transfer] of [
 }
 test('the SDR twin takes no tone-map step and decodes as before (within 5 levels of the bars, edges included)', async () => {
   const sdr = join(dir, 'sdr.mp4')
-  ff([
-    '-f',
-    'lavfi',
-    '-i',
-    BARS,
-    '-vf',
-    'scale=out_color_matrix=bt709:out_range=tv,format=yuv420p',
-    '-c:v',
-    'libx264',
-    '-crf',
-    '12',
-    '-colorspace',
-    'bt709',
-    '-color_primaries',
-    'bt709',
-    '-color_trc',
-    'bt709',
-    '-color_range',
-    'tv',
-    sdr,
-  ])
+  ff([...ffmpegArgs`-f lavfi -i ${BARS} -vf scale=out_color_matrix=bt709:out_range=tv,format=yuv420p -c:v libx264 -crf 12`, ...BT709_TAGS, sdr])
   assert.equal(toneMapFilters('bt709'), [])
   const ours = await rendered(sdr, 'sdr-twin')
   const bars = ff(['-f', 'lavfi', '-i', BARS, '-frames:v', '1', '-vf', 'format=rgb24', '-f', 'rawvideo', '-'])
