@@ -5,7 +5,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { Compositor, Edit } from '../../core/index.js'
+import { type Compositor, type Edit, frameEdit } from '../../core/index.js'
 import { UsageError } from './edit-options.js'
 import { PREVIEW_PAGE } from './preview-page.js'
 import { loadEdits, OUTPUT_OPTIONS } from './render.js'
@@ -102,8 +102,7 @@ export async function previewCommand(argv: string[]): Promise<number> {
   async function frameAt(c: NonNullable<typeof current>, t: number): Promise<Buffer> {
     if (!(t >= 0)) throw new UsageError(`t must be seconds, not ${t}`)
     const out = join(work, `frame-${Date.now()}-${Math.random().toString(36).slice(2)}.png`)
-    const output = { ...(c.edit.output as object), format: 'png', range: { start: t }, poster: undefined, thumbnail: undefined }
-    await c.renderer.render({ ...c.edit, output } as Edit, { out, baseDir: c.baseDir })
+    await c.renderer.render(frameEdit(c.edit, t), { out, baseDir: c.baseDir })
     try {
       return await readFile(out)
     } finally {

@@ -1,6 +1,6 @@
 import { dirname, extname } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { Edit } from '../../core/index.js'
+import { frameEdit } from '../../core/index.js'
 import { UsageError } from './edit-options.js'
 import { loadEdits, OUTPUT_OPTIONS } from './render.js'
 import { reportError } from './report.js'
@@ -34,9 +34,7 @@ export async function stillCommand(argv: string[]): Promise<number> {
     if (!STILLS.includes(format)) throw new UsageError(`a still is png, jpg or bmp, not ${format}`)
     const { renderer, edits, file } = await loadEdits(positionals[0]!, { ...values, format }, values.out)
     const { edit, out } = edits[0]!
-    // The frame at `time`: Shotstack's image outputs draw `range.start`. No poster or thumbnail beside it.
-    const output = { ...(edit.output as object), range: { start: time }, poster: undefined, thumbnail: undefined }
-    const result = await renderer.render({ ...edit, output } as Edit, { out, baseDir: dirname(file) })
+    const result = await renderer.render(frameEdit(edit, time, format), { out, baseDir: dirname(file) })
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
     console.log(`${result.path}\n  ${result.width}x${result.height}, the frame at ${time} s`)
     return 0

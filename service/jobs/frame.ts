@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v from 'valibot'
-import type { Edit } from '../../core/index.js'
+import { type Edit, frameEdit } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import { FRAME_LIMIT, type RateLimiter } from '../accounts/rate-limit.js'
 import { ServiceError } from '../errors.js'
@@ -26,9 +26,8 @@ export async function renderFrame(d: SubmitDeps & { limiter: RateLimiter }, p: P
     const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
     throw new ServiceError('E_RATE_LIMITED', `frame previews are limited per key; retry in ${seconds} s`, { retryAfter: seconds })
   }
-  // A picture of the frame at `time`, without what a render would send or keep beside it.
-  const output = { ...edit.output, format: 'png', range: { start: time }, poster: undefined, thumbnail: undefined, destinations: undefined }
-  const frame = { ...edit, output, callback: undefined, merge: undefined } as unknown as Edit
+  // The edit came back merged from the checks: its merge fields have nothing left to fill.
+  const frame = frameEdit({ ...edit, merge: undefined } as unknown as Edit, time)
   return inWorkDir(d.config, 'frame-', async (dir) => {
     const out = join(dir, 'frame.png')
     await d.renderer.render(frame, { out, owner: p, yAxis: d.config.yAxis })
