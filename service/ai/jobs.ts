@@ -66,8 +66,11 @@ export class AiJobs {
       await this.d.store.remove(id) // nothing stays behind a 402
       throw e
     }
+    // Read before the pool may pick it up: the answer says what the job is at submit time (queued), not a
+    // race with the runner (on PostgreSQL the runner could mark it processing before the read).
+    const queued = aiJobRecord((await this.d.store.byId(id))!)
     this.pool.enqueue(id)
-    return aiJobRecord((await this.d.store.byId(id))!)
+    return queued
   }
 
   async start(): Promise<void> {
