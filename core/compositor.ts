@@ -98,6 +98,11 @@ export interface RenderOptions {
   owner?: unknown
   /** This render's `offset.y` sign, over the compositor's `yAxis` (a service renders edits of both conventions). */
   yAxis?: 'down' | 'up'
+  /**
+   * The cores this render may use when others share the machine (the pieces of a segmented render): encoders
+   * and decoders size their threads to it instead of each taking every core. Default: the whole machine.
+   */
+  cores?: number
 }
 
 export interface RenderResult {
@@ -126,7 +131,7 @@ export interface Compositor {
   /** Validates an edit without rendering; throws `E_TIMELINE_INVALID` listing every issue. */
   validate(edit: unknown): { edit: ValidEdit; warnings: Warning[] }
   /** Validates and resolves an edit into a plan (fetches assets, compiles shaders). Call `plan.dispose()`. */
-  plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown; yAxis?: 'down' | 'up' }): Promise<RenderPlan>
+  plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown; yAxis?: 'down' | 'up'; cores?: number }): Promise<RenderPlan>
   /** Renders an edit to `opts.out`. */
   render(edit: Edit, opts: RenderOptions): Promise<RenderResult>
 }
@@ -158,6 +163,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
         registry,
         fonts: fonts.fork(),
         yAxis: opts.yAxis ?? options.yAxis ?? 'down',
+        cores: opts.cores,
         load: loadOptions(opts.baseDir),
         signal: opts.signal ?? new AbortController().signal,
         concurrency: options.concurrency ?? 4,
@@ -173,7 +179,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
       const report = opts.onProgress
       report?.({ stage: 'fetching', progress: 0, frame: 0, frames: 0, fps: 0, etaMs: 0 })
       const plan = await atCrashSite({ stage: 'fetching' }, () =>
-        compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner, yAxis: opts.yAxis }),
+        compositor.plan(input, { signal, baseDir: opts.baseDir, owner: opts.owner, yAxis: opts.yAxis, cores: opts.cores }),
       )
       const out = resolve(opts.out)
       let sink: FrameSink | undefined
@@ -212,6 +218,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
               repeat: output.repeat,
               audio: plan.audio,
               signal,
+              cores: opts.cores,
             }),
           ),
         )

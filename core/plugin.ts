@@ -46,6 +46,8 @@ export interface PrepareContext {
    * twice in one render is answered once. The service charges, records and rate-limits it.
    */
   runAi<T extends AiTask>(task: T, ask: AiAsk<T>): Promise<AiAnswer<T>>
+  /** The cores this render may use (`RenderOptions.cores`): decoders size their threads to it; absent, the whole machine. */
+  readonly cores?: number
   /** The clip's `length` in seconds when the edit gives a number (`auto`/`end` are not known yet). */
   readonly length?: number
   /** The words spoken in a local media file, timed, through the registered transcription engine (local first); undefined when there is none. */
@@ -187,6 +189,8 @@ export interface OutputSpec {
   /** Seconds of output (what the audio graph is cut or padded to). */
   duration: number
   signal: AbortSignal
+  /** The cores this render may use (`RenderOptions.cores`): encoders size their threads to it; absent, the whole machine. */
+  cores?: number
 }
 
 export interface AudioMix {

@@ -59,6 +59,8 @@ export interface PlanContext {
   registry: Registry
   fonts: FontBook
   yAxis: 'down' | 'up'
+  /** `RenderOptions.cores`, for the assets' decoders. */
+  cores?: number
   load: LoadOptions
   signal: AbortSignal
   /** Parallel `prepare` calls (downloads, probes). */
@@ -121,6 +123,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
             fonts,
             tmpDir,
             yAxis: ctx.yAxis,
+            cores: ctx.cores,
             generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
             transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
             runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),

@@ -95,7 +95,7 @@ export function prepareVideo(
       // Starting mid-clip (a render range): seek there instead of decoding from `trim`.
       const skip = frozen ? 0 : Math.round(from * fps)
       const alpha = alphaOptions(stream)
-      const inputArgs = [...decodeThreads(stream, frozen ? 1 : speed, fps), ...(alpha.inputArgs ?? [])]
+      const inputArgs = [...decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores), ...(alpha.inputArgs ?? [])]
       const decoder = new RawVideoDecoder({
         path,
         trim: trim + (skip / fps) * speed,
@@ -138,12 +138,14 @@ const LIGHT_CODECS = new Set(['h264', 'vp8', 'mpeg4', 'mpeg2video', 'mjpeg', 'pr
  * decoding context per thread — ~75 MB more for a 1080p H.264 source — for throughput the compositor cannot
  * use: one thread decodes 1080p H.264 at ~90 frames/s on this project's 2-core machines, three times what a
  * render draws. Sources larger than 1080p, fast-forwarded ones (several source frames per output frame) and
- * heavier codecs (HEVC, VP9, AV1) keep ffmpeg's default.
+ * heavier codecs (HEVC, VP9, AV1) keep ffmpeg's default — sized to the render's share of the machine (`cores`)
+ * when it has one, so eight pieces on 16 cores do not each open 17 decoding contexts.
  */
-export function decodeThreads(stream: ProbedStream, speed: number, fps: number): string[] {
-  if (!LIGHT_CODECS.has(stream.codec) || !stream.width || !stream.height) return []
+export function decodeThreads(stream: ProbedStream, speed: number, fps: number, cores?: number): string[] {
+  const shared = cores === undefined ? [] : ['-threads', String(Math.max(1, cores))]
+  if (!LIGHT_CODECS.has(stream.codec) || !stream.width || !stream.height) return shared
   const sourceFramesPerFrame = Math.max(1, (speed * (stream.fps ?? fps)) / fps)
-  return stream.width * stream.height * sourceFramesPerFrame <= 1920 * 1088 * 1.5 ? ['-threads', '1'] : []
+  return stream.width * stream.height * sourceFramesPerFrame <= 1920 * 1088 * 1.5 ? ['-threads', '1'] : shared
 }
 
 /** VP8/VP9 keep alpha only through libvpx's decoder; frames with alpha are premultiplied for blending. */

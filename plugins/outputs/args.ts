@@ -15,10 +15,19 @@ const X264: Record<Quality, { crf: number; preset: string }> = {
   veryhigh: { crf: 15, preset: 'slow' },
 }
 
-/** ffmpeg arguments for H.264 in yuv420p (plays everywhere). */
-export function x264Args(quality: Quality): string[] {
+/**
+ * ffmpeg arguments for H.264 in yuv420p (plays everywhere). `cores` is the render's share of the machine when
+ * pieces or renders run side by side: x264's own rule (1.5 frame threads a core) applied to the share, not to
+ * every core — eight pieces on 16 cores would otherwise run 8 × 24 threads, each frame thread holding frames.
+ */
+export function x264Args(quality: Quality, cores?: number): string[] {
   const { crf, preset } = X264[quality]
-  return ['-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p']
+  return ['-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', ...threadArgs(cores, 1.5)]
+}
+
+/** `-threads` for an encoder sized to `cores` (× `perCore`); nothing when the render has the whole machine. */
+export function threadArgs(cores: number | undefined, perCore = 1): string[] {
+  return cores === undefined ? [] : ['-threads', String(Math.max(1, Math.round(cores * perCore)))]
 }
 
 /** VP9 CRF and libvpx speed per quality; `realtime` deadline keeps 1080p near realtime. */
@@ -30,9 +39,12 @@ const VP9: Record<Quality, { crf: number; cpu: number }> = {
   veryhigh: { crf: 24, cpu: 5 },
 }
 
-export function vp9Args(quality: Quality): string[] {
+export function vp9Args(quality: Quality, cores?: number): string[] {
   const { crf, cpu } = VP9[quality]
-  return ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', String(cpu), '-row-mt', '1', '-crf', String(crf), '-b:v', '0', '-pix_fmt', 'yuv420p']
+  return [
+    ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', String(cpu), '-row-mt', '1', '-crf', String(crf), '-b:v', '0', '-pix_fmt', 'yuv420p'],
+    ...threadArgs(cores),
+  ]
 }
 
 /** Audio bitrate per quality (AAC, Opus, MP3). */

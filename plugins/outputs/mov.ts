@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { audioBitrate, mapArgs, pictureArgs, x264Args } from './args.js'
+import { audioBitrate, mapArgs, pictureArgs, threadArgs, x264Args } from './args.js'
 
 /**
  * `mov`: H.264 + AAC in QuickTime; with `quality` high or veryhigh, ProRes 422 (10-bit 4:2:2, the editing
@@ -18,8 +18,9 @@ export const mov = defineOutputPlugin({
           ...['-c:v', 'prores_ks', '-profile:v', spec.quality === 'veryhigh' ? '3' : '2', '-pix_fmt', 'yuv422p10le', '-vendor', 'apl0'],
           // prores_ks leaves the frame headers' colour fields unset whatever the options say; this bitstream filter sets them.
           ...['-bsf:v', 'prores_metadata=color_primaries=bt709:color_trc=bt709:colorspace=bt709'],
+          ...threadArgs(spec.cores),
         ]
-      : x264Args(spec.quality)
+      : x264Args(spec.quality, spec.cores)
     const audio = prores ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]
     return createFfmpegSink(spec, [
       ...mapArgs(spec, audio),

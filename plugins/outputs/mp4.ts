@@ -12,7 +12,7 @@ export const mp4 = defineOutputPlugin({
     createFfmpegSink(spec, [
       ...mapArgs(spec, ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]),
       ...pictureArgs(spec, 'yuv420p'),
-      ...x264Args(spec.quality),
+      ...x264Args(spec.quality, spec.cores),
       '-movflags',
       '+faststart',
       '-f',

@@ -12,7 +12,7 @@ export const webm = defineOutputPlugin({
     createFfmpegSink(spec, [
       ...mapArgs(spec, ['-c:a', 'libopus', '-b:a', audioBitrate(spec.quality)]),
       ...pictureArgs(spec, 'yuv420p'),
-      ...vp9Args(spec.quality),
+      ...vp9Args(spec.quality, spec.cores),
       '-f',
       'webm',
       spec.path,

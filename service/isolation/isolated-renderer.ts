@@ -45,7 +45,7 @@ export const toShape = (e: unknown, fallback: string): ErrorShape =>
 /** The RenderError an `ErrorShape` stands for. */
 export const fromShape = (s: ErrorShape) => new RenderError(s.code as never, s.message, s.data)
 export type ToChild =
-  | { type: 'render'; id: string; edit: Edit; out: string; owner?: unknown; baseDir?: string; planned?: boolean; yAxis?: 'down' | 'up' }
+  | { type: 'render'; id: string; edit: Edit; out: string; owner?: unknown; baseDir?: string; planned?: boolean; yAxis?: 'down' | 'up'; cores?: number }
   /** The answer to `planned`: go on, or stop with `error`. */
   | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
@@ -198,7 +198,17 @@ class Worker {
       this.hold(true)
       const abort = () => this.send({ type: 'abort', id, reason: String((opts.signal?.reason as Error)?.message ?? 'cancelled') })
       opts.signal?.addEventListener('abort', abort, { once: true })
-      this.send({ type: 'render', id, edit, out: opts.out, owner: opts.owner, baseDir: opts.baseDir, planned: !!opts.onPlanned, yAxis: opts.yAxis })
+      this.send({
+        type: 'render',
+        id,
+        edit,
+        out: opts.out,
+        owner: opts.owner,
+        baseDir: opts.baseDir,
+        planned: !!opts.onPlanned,
+        yAxis: opts.yAxis,
+        cores: opts.cores,
+      })
     })
   }
 

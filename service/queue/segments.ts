@@ -13,7 +13,16 @@ import { autoSegments, isSegmentable, joinSegments } from './segment-join.js'
  */
 export type PieceRenderer = (
   piece: Edit,
-  opts: { out: string; index: number | 'sound'; signal?: AbortSignal; baseDir?: string; onProgress?: (p: RenderProgress) => void; yAxis?: 'down' | 'up' },
+  opts: {
+    out: string
+    index: number | 'sound'
+    signal?: AbortSignal
+    baseDir?: string
+    onProgress?: (p: RenderProgress) => void
+    yAxis?: 'down' | 'up'
+    /** The piece's share of this machine's cores (local pieces size their encoder and decoders to it). */
+    cores?: number
+  },
 ) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
 
 export interface SegmentedOptions {
@@ -90,6 +99,8 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
         noAi,
       )
   const renderPiece: PieceRenderer = opts.pieces ?? ((piece, o) => pool!.render(piece, o))
+  // Each piece sizes its threads to its share; the sound piece is light and runs beside them.
+  const share = Math.max(1, Math.floor(cores / n))
   // One piece failing stops the others (remote pieces would otherwise render on for nothing).
   const inner = new AbortController()
   const onAbort = () => inner.abort(opts.signal!.reason)
@@ -125,6 +136,7 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
         signal: inner.signal,
         baseDir: opts.baseDir,
         yAxis: opts.yAxis,
+        cores: share,
         onProgress: (p) => ((done[k] = p.frame), report()),
       })
     })

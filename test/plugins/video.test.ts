@@ -135,6 +135,10 @@ threads("one thread for sources up to 1080p at up to ~1.5 source frames per outp
   assert.equal(decodeThreads(stream('h264', 1920, 1080, 30), 2, 30), [], 'speed 2 decodes two source frames per output frame')
   assert.equal(decodeThreads(stream('h264', 3840, 2160, 30), 1, 30), [], '4K')
   assert.equal(decodeThreads(stream('hevc', 1920, 1080, 30), 1, 30), [], 'a heavier codec')
+  // A render sharing the machine (a segment piece) caps what ffmpeg's default would take, never the light case.
+  assert.equal(decodeThreads(stream('hevc', 1920, 1080, 30), 1, 30, 4), ['-threads', '4'], "a heavier codec: the render's share")
+  assert.equal(decodeThreads(stream('h264', 3840, 2160, 30), 1, 30, 2), ['-threads', '2'], "4K: the render's share")
+  assert.equal(decodeThreads(stream('h264', 1920, 1080, 30), 1, 30, 8), ['-threads', '1'], 'one thread stays one')
 })
 threads('a single-threaded decoder still delivers every frame, in order (the indexed source)', async () => {
   const { at, frames } = await indices([clip({ trim: 1 })])
