@@ -1,10 +1,12 @@
 import {
   defineAssetPlugin,
   probe,
+  probeHardware,
   RawVideoDecoder,
   RenderError,
   VideoAssetSchema,
   type Animatable,
+  type Hardware,
   type PrepareContext,
   type PreparedAsset,
   type Probe,
@@ -95,7 +97,8 @@ export function prepareVideo(
       // Starting mid-clip (a render range): seek there instead of decoding from `trim`.
       const skip = frozen ? 0 : Math.round(from * fps)
       const alpha = alphaOptions(stream)
-      const inputArgs = [...decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores), ...(alpha.inputArgs ?? [])]
+      const onGpu = hardwareDecode(stream, await probeHardware())
+      const inputArgs = [...onGpu, ...(onGpu.length ? [] : decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores)), ...(alpha.inputArgs ?? [])]
       const decoder = new RawVideoDecoder({
         path,
         trim: trim + (skip / fps) * speed,
@@ -146,6 +149,18 @@ export function decodeThreads(stream: ProbedStream, speed: number, fps: number, 
   if (!LIGHT_CODECS.has(stream.codec) || !stream.width || !stream.height) return shared
   const sourceFramesPerFrame = Math.max(1, (speed * (stream.fps ?? fps)) / fps)
   return stream.width * stream.height * sourceFramesPerFrame <= 1920 * 1088 * 1.5 ? ['-threads', '1'] : shared
+}
+
+/** Codecs NVDEC decodes (the GPU generations this targets: H.264, HEVC, VP9, AV1 and the MPEGs). */
+const NVDEC_CODECS = new Set(['h264', 'hevc', 'vp9', 'av1', 'mpeg2video', 'mpeg4'])
+
+/**
+ * `-hwaccel cuda` where this machine's GPU decodes (`probeHardware`): ffmpeg hands the frames back to memory and
+ * the same filters scale and convert them, so what is drawn does not change — the CPU's ~20 ms a 1080p frame
+ * does. Sources with alpha keep libvpx (NVDEC drops alpha); other codecs decode on the CPU.
+ */
+export function hardwareDecode(stream: ProbedStream, hw: Hardware): string[] {
+  return hw.cudaDecode.ok && NVDEC_CODECS.has(stream.codec) && !stream.alpha ? ['-hwaccel', 'cuda'] : []
 }
 
 /** VP8/VP9 keep alpha only through libvpx's decoder; frames with alpha are premultiplied for blending. */

@@ -1,4 +1,4 @@
-import type { OutputSpec } from '../../core/index.js'
+import { type OutputSpec, probeHardware } from '../../core/index.js'
 
 type Quality = OutputSpec['quality']
 
@@ -23,6 +23,49 @@ const X264: Record<Quality, { crf: number; preset: string }> = {
 export function x264Args(quality: Quality, cores?: number): string[] {
   const { crf, preset } = X264[quality]
   return ['-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', ...threadArgs(cores, 1.5)]
+}
+
+/**
+ * NVENC's settings for the same qualities: constant quality (`-cq`, VBR with no bitrate cap) at x264's CRF
+ * number and a slower preset where x264's is slower. The two scales are not the same curve; the mapping is
+ * unmeasured until a machine with NVENC runs the comparison (benchmarks/README.md). GOP 250 as x264's default
+ * (ffmpeg's generic default would be 12: a key frame every 0.4 s).
+ */
+const NVENC: Record<Quality, { cq: number; preset: string }> = {
+  verylow: { cq: 32, preset: 'p4' },
+  low: { cq: 28, preset: 'p4' },
+  medium: { cq: 23, preset: 'p4' },
+  high: { cq: 18, preset: 'p6' },
+  veryhigh: { cq: 15, preset: 'p7' },
+}
+
+export function nvencArgs(quality: Quality): string[] {
+  const { cq, preset } = NVENC[quality]
+  return [
+    '-c:v',
+    'h264_nvenc',
+    '-preset',
+    preset,
+    '-tune',
+    'hq',
+    '-rc',
+    'vbr',
+    '-cq',
+    String(cq),
+    '-b:v',
+    '0',
+    '-g',
+    '250',
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+  ]
+}
+
+/** H.264 on the GPU's encoder where this machine has one that works (`probeHardware`), else x264 on the CPU. */
+export async function h264Args(spec: OutputSpec): Promise<string[]> {
+  return (await probeHardware()).nvenc.ok ? nvencArgs(spec.quality) : x264Args(spec.quality, spec.cores)
 }
 
 /** `-threads` for an encoder sized to `cores` (× `perCore`); nothing when the render has the whole machine. */

@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { audioBitrate, mapArgs, pictureArgs, threadArgs, x264Args } from './args.js'
+import { audioBitrate, h264Args, mapArgs, pictureArgs, threadArgs } from './args.js'
 
 /**
  * `mov`: H.264 + AAC in QuickTime; with `quality` high or veryhigh, ProRes 422 (10-bit 4:2:2, the editing
@@ -11,7 +11,7 @@ export const mov = defineOutputPlugin({
   mime: 'video/quicktime',
   extension: 'mov',
   takes: 'video',
-  open(spec) {
+  async open(spec) {
     const prores = spec.quality === 'high' || spec.quality === 'veryhigh'
     const video = prores
       ? [
@@ -20,7 +20,7 @@ export const mov = defineOutputPlugin({
           ...['-bsf:v', 'prores_metadata=color_primaries=bt709:color_trc=bt709:colorspace=bt709'],
           ...threadArgs(spec.cores),
         ]
-      : x264Args(spec.quality, spec.cores)
+      : await h264Args(spec)
     const audio = prores ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]
     return createFfmpegSink(spec, [
       ...mapArgs(spec, audio),

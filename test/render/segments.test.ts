@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer, renderSegmented, type PieceRenderer } from '../../index.js'
 import { probe } from '../../kit.js'
 import { autoSegments } from '../../service/queue/segment-join.js'
+import { argOf, childCommands } from '../helpers/children.js'
 import { decodeFrames, frameDiff, type Frames } from '../helpers/frames.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
@@ -118,33 +118,15 @@ test("'auto' cuts by the cores it plans for (none below 8); gif and short edits 
   })
   assert.equal([gif.frames, gif.segments], [24, 1])
 })
-/** The command lines of the processes this one starts while `during` runs (sampled from /proc). */
-async function childCommands(during: Promise<unknown>): Promise<string[][]> {
-  const seen = new Map<string, string[]>()
-  const scan = () => {
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && !seen.has(d))) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-        if (ppid === process.pid) seen.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
-      } catch {} // gone between the listing and the read
-    }
-  }
-  const timer = setInterval(scan, 5)
-  try {
-    await during
-  } finally {
-    clearInterval(timer)
-  }
-  return [...seen.values()]
-}
-const threadsOf = (cmd: string[]) => (cmd.includes('-threads') ? cmd[cmd.indexOf('-threads') + 1] : 'none')
+const threadsOf = (cmd: string[]) => argOf(cmd, '-threads')
 
 test('each local piece gets its share of the cores; its encoder and decoders take that many threads, not every core', async () => {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
   const hevc = await lavfi('testsrc2=s=320x240:r=25:d=6', join(dir, 'hevc.mp4'), ['-c:v', 'libx265', '-x265-params', 'log-level=error'])
   const e = edit([{ asset: { type: 'video', src: hevc }, start: 0, length: 6 }], { fps: 25 })
   const shares: (number | undefined)[] = []
+  // The CPU's encoder and decoders are the ones sized by threads (a GPU machine would otherwise pick NVENC/NVDEC).
+  process.env.REELFORGE_HARDWARE = 'off'
   // The pieces render here, in this process, so their ffmpeg children are visible as ours.
   const pieces: PieceRenderer = (piece, o) => (shares.push(o.cores), renderer.render(piece, { out: o.out, cores: o.cores }))
   const commands = await childCommands(renderSegmented(renderer, e, { out: join(dir, 'share.mp4'), segments: 'auto', cores: 16, pieces }))
@@ -159,6 +141,7 @@ test('each local piece gets its share of the cores; its encoder and decoders tak
   // A render that has the machine to itself leaves the choice to ffmpeg, as before.
   const whole = await childCommands(renderer.render(e, { out: join(dir, 'whole.mp4') }))
   assert.equal(whole.filter((c) => c.includes('libx264')).map(threadsOf), ['none'])
+  delete process.env.REELFORGE_HARDWARE
 })
 test('a piece that fails stops the others and fails the render (pieces from any PieceRenderer)', async () => {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
