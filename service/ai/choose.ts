@@ -24,13 +24,15 @@ const CONFIGURE: Record<AiTask, string> = {
  * The provider and model for a request. Sandbox keys always get a local engine (one serving the model, else the
  * kind's first), free. Live keys get a real engine — never a stand-in — serving the model named, or for no
  * model the kind's default when configured, else the first real local engine of the kind; otherwise a 422 that
- * says what to configure.
+ * says what to configure — or, with `standIn` (a render's asset: one clip must not fail a whole render), the
+ * kind's free stand-in.
  */
 export function chooseProvider(
   providers: readonly AiProviderPlugin[],
   p: Principal,
   kind: AiTask,
   model?: string,
+  opts: { standIn?: boolean } = {},
 ): { provider: AiProviderPlugin; model: string } {
   const ofKind = providers.filter((x) => x.task === kind)
   const serving = (m: string, list: readonly AiProviderPlugin[]) => list.find((x) => x.models.includes(m))
@@ -53,7 +55,7 @@ export function chooseProvider(
   }
   const byDefault = serving(DEFAULT_AI_MODELS[kind], real)
   if (byDefault) return { provider: byDefault, model: DEFAULT_AI_MODELS[kind] }
-  const local = real.find((x) => x.local)
+  const local = real.find((x) => x.local) ?? (opts.standIn ? ofKind.find((x) => x.standIn) : undefined)
   if (local) return { provider: local, model: local.models[0]! }
   throw new ServiceError('E_LIMIT_EXCEEDED', `no ${kind} provider is configured on this server; configure ${CONFIGURE[kind]}`)
 }

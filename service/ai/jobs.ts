@@ -1,4 +1,4 @@
-import { type AiProviderPlugin, type AiTask, RenderError } from '../../core/index.js'
+import type { AiProviderPlugin, AiTask } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import type { RateLimiter } from '../accounts/rate-limit.js'
 import type { AiJobRecord } from '../api-types.js'
@@ -6,16 +6,15 @@ import type { Pricing } from '../billing/pricing.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
 import { ServiceError } from '../errors.js'
-import { publicText } from '../public-text.js'
 import type { Storage } from '../storage/storage.js'
 import { checkTargetUrl, parseBody } from '../validate.js'
 import type { Webhooks } from '../webhooks/events.js'
-import { inWorkDir } from '../work-dir.js'
 import { WorkPool } from '../work-pool.js'
 import { chooseProvider } from './choose.js'
+import { executeAiJob } from './execute.js'
 import { runKind } from './kinds.js'
 import { AI_JOB_SCHEMAS } from './requests.js'
-import { type AiJob, type AiJobStore, aiJobRecord } from './store.js'
+import { type AiJobStore, aiJobRecord } from './store.js'
 
 export interface AiJobDeps {
   config: ServiceConfig
@@ -89,20 +88,15 @@ export class AiJobs {
     if (!job || (job.status !== 'queued' && job.status !== 'processing')) return
     // A render's asset (for-render.ts) left unfinished by a stopped process: its render failed with it.
     if ('render_id' in job.request) return void (await this.d.wallet.release(id), await this.d.store.failed(id, 'the render it was made for stopped'))
-    let done: AiJob | undefined
-    try {
-      const { provider } = chooseProvider(this.d.providers, job.principal, job.kind, job.model)
-      await this.d.store.processing(id, provider.name)
-      const outcome = await inWorkDir(this.d.config, 'ai-', (dir) => runKind(this.d, job, provider, { signal: AbortSignal.timeout(JOB_MS), workDir: dir }))
-      const credits = await this.d.wallet.charge(job.principal.accountId, id, this.price(job.principal, job.kind))
-      await this.d.store.complete(id, outcome, credits)
-      done = (await this.d.store.byId(id))!
-    } catch (e) {
-      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[ai] ${job.kind} ${id} failed: ${full}`))
-      await this.d.wallet.release(id)
-      await this.d.store.failed(id, e instanceof RenderError && e.data?.moderated ? `refused by the provider's content policy: ${message}` : message)
-      done = (await this.d.store.byId(id))!
-    }
+    let provider!: AiProviderPlugin
+    // Chosen again at run time: a provider gone since submit (a restart with other keys) fails the job like a vendor error.
+    const choose = () => (provider = chooseProvider(this.d.providers, job.principal, job.kind, job.model).provider).name
+    const price = this.price(job.principal, job.kind)
+    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label: `${job.kind} ${id}` }, async (dir) => ({
+      outcome: await runKind(this.d, job, provider, { signal: AbortSignal.timeout(JOB_MS), workDir: dir }),
+      value: undefined,
+    }))
+    const done = (await this.d.store.byId(id))!
     const balance = (await this.d.wallet.state(job.principal.accountId)).balance
     const data = { id, kind: job.kind, status: done.status, url: done.url, credits_used: done.credits_used, wallet_balance: balance }
     const event = done.status === 'complete' ? 'ai.complete' : 'ai.failed'

@@ -1,0 +1,37 @@
+import { RenderError } from '../../core/index.js'
+import type { Wallet } from '../billing/wallet.js'
+import type { ServiceConfig } from '../config.js'
+import { publicText } from '../public-text.js'
+import { inWorkDir } from '../work-dir.js'
+import type { AiJobStore, AiOutcome } from './store.js'
+
+type Deps = { config: ServiceConfig; store: AiJobStore; wallet: Wallet }
+
+/** How one run ended: the work's value, or the message stored on the job (public: no paths, no secrets). */
+export type Executed<T> = { ok: true; value: T } | { ok: false; error: unknown; message: string }
+
+/**
+ * The one run of an AI job with its price already held, for API jobs (jobs.ts) and a render's assets
+ * (for-render.ts) alike: marked processing by `provider`, the work done in a scratch folder, then charged and
+ * completed — or the hold released and the job failed with a public message (a content-policy refusal says so).
+ */
+export async function executeAiJob<T>(
+  d: Deps,
+  /** `provider` names the engine as the run starts (a choice that throws fails the job like its engine would). */
+  job: { id: string; accountId: string; provider: () => string; price: number; label: string },
+  work: (workDir: string) => Promise<{ outcome: AiOutcome; value: T }>,
+): Promise<Executed<T>> {
+  try {
+    await d.store.processing(job.id, job.provider())
+    const { outcome, value } = await inWorkDir(d.config, 'ai-', work)
+    const credits = await d.wallet.charge(job.accountId, job.id, job.price)
+    await d.store.complete(job.id, outcome, credits)
+    return { ok: true, value }
+  } catch (error) {
+    const text = publicText(error instanceof Error ? error.message : String(error), (full) => console.warn(`[ai] ${job.label} failed: ${full}`))
+    const message = error instanceof RenderError && error.data?.moderated ? `refused by the provider's content policy: ${text}` : text
+    await d.wallet.release(job.id)
+    await d.store.failed(job.id, message)
+    return { ok: false, error, message }
+  }
+}
