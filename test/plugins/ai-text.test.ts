@@ -2,7 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openaiTextProvider } from '../../plugins/providers/ai/openai-text.js'
 import { sandboxTextProvider } from '../../plugins/providers/ai/sandbox-text.js'
-import { chatAnswers, chatError, fakeOpenAIChat } from '../helpers/fakes/openai-chat.js'
+import { chatAnswers, fakeOpenAIChat } from '../helpers/fakes/openai-chat.js'
+import { openaiError } from '../helpers/fakes/openai-common.js'
 import { rejectsWith } from '../helpers/rejects.js'
 
 const ctx = { signal: new AbortController().signal, workDir: '/nonexistent' }
@@ -87,7 +88,7 @@ openai('the API key never appears in an error, even when the vendor echoes it', 
   )
   assert.not.match(e.message, /4242|sk-wr/)
   assert.not.match(JSON.stringify(e.data), /4242/)
-  fake.push(chatError(400, `bad request from key ${secret}`, 'invalid_request_error', null))
+  fake.push(openaiError(400, `bad request from key ${secret}`, 'invalid_request_error', null))
   const f = await fails(openaiTextProvider({ apiKey: secret, baseUrl: fake.url }).run(req(), ctx), 'E_PROVIDER_FAILED', /HTTP 400/)
   assert.not.match(f.message, /secret/)
   await fake.close()

@@ -1,4 +1,5 @@
 import { fakeServer, type Recorded, type Scripted } from '../fake-vendors.js'
+import { openaiAnswers, openaiError, openaiGate } from './openai-common.js'
 
 // OpenAI's wire shapes for Chat Completions, as the API answers them (non-streaming), so the real client is
 // tested against what it will meet: the same answer and error bodies, the same statuses and headers.
@@ -24,26 +25,9 @@ export function chatCompletion(content: string | null, opts: { model?: string; f
   }
 }
 
-/** `{error: {message, type, param, code}}`, OpenAI's error body. */
-export const chatError = (status: number, message: string, type: string, code: string | null, headers?: Record<string, string>): Scripted => ({
-  status,
-  json: { error: { message, type, param: null, code } },
-  headers,
-})
-
 /** Scripted answers for `fake.push(...)`: the failures the client must handle. */
 export const chatAnswers = {
-  rateLimited: (retryAfterSeconds: string) =>
-    chatError(
-      429,
-      'Rate limit reached for gpt-4o-mini in organization org-fake on requests per min (RPM): Limit 3, Used 3, Requested 1.',
-      'requests',
-      'rate_limit_exceeded',
-      { 'retry-after': retryAfterSeconds, 'x-ratelimit-remaining-requests': '0' },
-    ),
-  serverError: () => chatError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null),
-  /** A prompt refused before any answer (HTTP 400). */
-  policyViolation: () => chatError(400, 'Your request was rejected as a result of our safety system.', 'invalid_request_error', 'content_policy_violation'),
+  ...openaiAnswers('gpt-4o-mini'),
   /** An answer stopped by the content filter: HTTP 200, no text, `finish_reason: content_filter`. */
   contentFilter: (): Scripted => ({ status: 200, json: chatCompletion(null, { finishReason: 'content_filter' }) }),
   /** A correct answer that arrives after `ms`. */
@@ -58,17 +42,12 @@ export const chatAnswers = {
 export async function fakeOpenAIChat(opts: { apiKey?: string | null; reply?: (body: any) => string } = {}) {
   const key = opts.apiKey === undefined ? 'sk-test' : opts.apiKey
   return fakeServer((req: Recorded) => {
-    if (req.method !== 'POST' || req.path !== '/v1/chat/completions')
-      return chatError(404, `Invalid URL (${req.method} ${req.path})`, 'invalid_request_error', null)
-    const auth = String(req.headers.authorization ?? '')
-    if (key !== null && auth !== `Bearer ${key}`) {
-      const given = auth.replace(/^Bearer /, '')
-      return chatError(401, `Incorrect API key provided: ${given.slice(0, 3)}*****${given.slice(-4)}.`, 'invalid_request_error', 'invalid_api_key')
-    }
+    const refused = openaiGate(req, '/v1/chat/completions', key)
+    if (refused) return refused
     const body = req.json
-    if (typeof body?.model !== 'string') return chatError(400, 'you must provide a model parameter', 'invalid_request_error', null)
+    if (typeof body?.model !== 'string') return openaiError(400, 'you must provide a model parameter', 'invalid_request_error', null)
     if (!Array.isArray(body.messages) || body.messages.length === 0)
-      return chatError(400, "Invalid 'messages': empty array. Expected an array with minimum length 1.", 'invalid_request_error', 'empty_array')
+      return openaiError(400, "Invalid 'messages': empty array. Expected an array with minimum length 1.", 'invalid_request_error', 'empty_array')
     const user = body.messages.findLast((m: { role: string }) => m.role === 'user')?.content ?? ''
     return { status: 200, json: chatCompletion(opts.reply ? opts.reply(body) : `echo: ${user}`, { model: body.model }) }
   })

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Response } from 'undici'
 import { probe, type Probe, type TimedWord } from '../../../core/index.js'
 import { fakeServer, type Recorded, type Scripted } from '../fake-vendors.js'
+import { openaiAnswers, openaiError, openaiGate } from './openai-common.js'
 
 // OpenAI's `POST /v1/audio/transcriptions` as it answers: a multipart form in; `verbose_json` (Whisper: words
 // without punctuation, segments, `language` as an English name) or `json` (gpt-4o transcribe models, which
@@ -20,30 +21,9 @@ export async function formOf(req: Recorded): Promise<FormField[]> {
   return out
 }
 
-/** `{error: {message, type, param, code}}`, OpenAI's error body. */
-export const transcriptionError = (
-  status: number,
-  message: string,
-  type: string,
-  code: string | null,
-  param: string | null = null,
-  headers?: Record<string, string>,
-) => ({ status, json: { error: { message, type, param, code } }, headers }) satisfies Scripted
-
 /** Scripted answers for `fake.push(...)`: the failures a client must handle. */
 export const transcriptionAnswers = {
-  rateLimited: (retryAfterSeconds: string) =>
-    transcriptionError(
-      429,
-      'Rate limit reached for whisper-1 in organization org-fake on requests per min (RPM): Limit 3, Used 3, Requested 1.',
-      'requests',
-      'rate_limit_exceeded',
-      null,
-      {
-        'retry-after': retryAfterSeconds,
-      },
-    ),
-  serverError: () => transcriptionError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null),
+  ...openaiAnswers('whisper-1'),
   slow: (ms: number): Scripted => ({ status: 200, json: { text: '' }, delayMs: ms }),
 }
 
@@ -62,26 +42,21 @@ export async function fakeOpenAITranscription(opts: { apiKey?: string; speech: {
   /** The uploaded file of each form that reached the transcriber, as ffprobe saw it. */
   const uploads: Probe[] = []
   const server = await fakeServer(async (req: Recorded) => {
-    if (req.method !== 'POST' || req.path !== '/v1/audio/transcriptions')
-      return transcriptionError(404, `Invalid URL (${req.method} ${req.path})`, 'invalid_request_error', null)
-    const auth = String(req.headers.authorization ?? '')
-    if (auth !== `Bearer ${key}`) {
-      const given = auth.replace(/^Bearer /, '')
-      return transcriptionError(401, `Incorrect API key provided: ${given.slice(0, 3)}*****${given.slice(-4)}.`, 'invalid_request_error', 'invalid_api_key')
-    }
+    const refused = openaiGate(req, '/v1/audio/transcriptions', key)
+    if (refused) return refused
     if (req.body.length > maxBytes)
-      return transcriptionError(413, `Maximum content size limit (${maxBytes}) exceeded (${req.body.length} bytes read)`, 'server_error', null)
+      return openaiError(413, `Maximum content size limit (${maxBytes}) exceeded (${req.body.length} bytes read)`, 'server_error', null)
     const fields = await formOf(req)
     const one = (name: string) => fields.find(([n]) => n === name)?.[1]
     const file = one('file')
-    if (!file || typeof file === 'string') return transcriptionError(400, "Missing required parameter: 'file'.", 'invalid_request_error', null, 'file')
+    if (!file || typeof file === 'string') return openaiError(400, "Missing required parameter: 'file'.", 'invalid_request_error', null, 'file')
     const model = one('model')
     if (!['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'].includes(String(model)))
-      return transcriptionError(400, `Invalid model: ${model}`, 'invalid_request_error', 'model_not_found', 'model')
+      return openaiError(400, `Invalid model: ${model}`, 'invalid_request_error', 'model_not_found', 'model')
     const format = String(one('response_format') ?? 'json')
     const granularities = fields.filter(([n]) => n === 'timestamp_granularities[]').map(([, v]) => v)
     if (model !== 'whisper-1' && format !== 'json' && format !== 'text')
-      return transcriptionError(
+      return openaiError(
         400,
         `response_format '${format}' is not compatible with model '${model}'. Use 'json' or 'text' instead.`,
         'invalid_request_error',
@@ -89,7 +64,7 @@ export async function fakeOpenAITranscription(opts: { apiKey?: string; speech: {
         'response_format',
       )
     if (granularities.length && format !== 'verbose_json')
-      return transcriptionError(
+      return openaiError(
         400,
         'timestamp_granularities is only supported with response_format verbose_json.',
         'invalid_request_error',
@@ -98,10 +73,10 @@ export async function fakeOpenAITranscription(opts: { apiKey?: string; speech: {
       )
     const ext = /\.([a-z0-9]+)$/i.exec(file.filename)?.[1]?.toLowerCase() ?? ''
     if (!FORMATS.includes(ext))
-      return transcriptionError(400, `Invalid file format. Supported formats: ${JSON.stringify(FORMATS)}`, 'invalid_request_error', 'invalid_value', 'file')
+      return openaiError(400, `Invalid file format. Supported formats: ${JSON.stringify(FORMATS)}`, 'invalid_request_error', 'invalid_value', 'file')
     const info = await probeBytes(file.bytes, ext)
     if (!info?.streams.some((s) => s.type === 'audio'))
-      return transcriptionError(400, 'Audio file might be corrupted or unsupported', 'invalid_request_error', 'invalid_value', 'file')
+      return openaiError(400, 'Audio file might be corrupted or unsupported', 'invalid_request_error', 'invalid_value', 'file')
     uploads.push(info)
     const { text, words } = opts.speech
     if (format !== 'verbose_json')
