@@ -219,6 +219,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
               audio: plan.audio,
               signal,
               cores: opts.cores,
+              pixelFormat: plan.yuv ? 'yuv420p' : 'rgba',
             }),
           ),
         )

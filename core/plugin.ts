@@ -191,6 +191,8 @@ export interface OutputSpec {
   signal: AbortSignal
   /** The cores this render may use (`RenderOptions.cores`): encoders size their threads to it; absent, the whole machine. */
   cores?: number
+  /** Layout of the frames `write` gets: RGBA (4 bytes a pixel, the default) or I420 packed on the GPU (`yuvFrames`). */
+  pixelFormat?: 'rgba' | 'yuv420p'
 }
 
 export interface AudioMix {
@@ -222,6 +224,11 @@ export interface OutputPlugin extends Base<'output'> {
   takes: 'video' | 'still' | 'audio'
   /** False for formats that cannot carry sound (gif); the audio graph is then not built. */
   sound?: boolean
+  /**
+   * Takes I420 frames (BT.709, TV range; `spec.pixelFormat: 'yuv420p'`) when the compositor converts on the GPU
+   * (where that wins: a hardware GL renderer, or `REELFORGE_GPU_YUV=on`). Formats that encode yuv420p set it.
+   */
+  yuvFrames?: boolean
   open(spec: OutputSpec): Promise<FrameSink>
 }
 

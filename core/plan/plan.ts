@@ -14,6 +14,7 @@ import { atCrashSite } from '../render/crash-site.js'
 import { createGLContext, destroyGLContext } from '../render/gl-context.js'
 import { createGpu, type Gpu } from '../render/gpu.js'
 import { createPainter, type Painter } from '../render/painter.js'
+import { createYuvPacker, useGpuYuv, type YuvPacker } from '../render/yuv-pack.js'
 import type { Format } from '../schema/output.js'
 import type { ValidEdit } from '../schema/validate.js'
 import { parseColor } from './color.js'
@@ -51,6 +52,8 @@ export interface RenderPlan {
   readonly audio?: AudioMix
   readonly gpu: Gpu
   readonly painter: Painter
+  /** Frames read as I420 converted on the GPU (see `useGpuYuv`), else undefined: RGBA. */
+  readonly yuv?: YuvPacker
   readonly tmpDir: string
   dispose(): Promise<void>
 }
@@ -92,8 +95,10 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
   const prepared: PreparedAsset[] = []
   let gpu: Gpu | undefined
   let painter: Painter | undefined
+  let yuv: YuvPacker | undefined
   const dispose = async () => {
     for (const asset of prepared) asset?.dispose?.()
+    yuv?.dispose()
     painter?.dispose()
     if (gpu) destroyGLContext(gpu.gl)
     await rm(tmpDir, { recursive: true, force: true })
@@ -207,6 +212,9 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       filters.map((f) => f.glsl),
       (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e),
     )
+    // 9. Frames as I420 straight from the GPU where the output takes them and the conversion wins there; posters
+    // and thumbnails need the RGBA frame, so those renders keep it.
+    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail && useGpuYuv(gpu.gl)) yuv = createYuvPacker(gpu)
 
     return {
       edit,
@@ -226,6 +234,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       audio,
       gpu,
       painter,
+      yuv,
       tmpDir,
       dispose,
     }

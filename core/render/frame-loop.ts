@@ -25,7 +25,7 @@ export interface LoopOptions {
   onProgress?: (p: FrameProgress) => void
   /** Frames compositing may run ahead of the encoder. */
   buffers?: number
-  /** Called with each written frame (timeline frame index); the buffer is valid only during the call. */
+  /** Called with each written frame (timeline frame index) as the sink gets it; the buffer is valid only during the call. */
   onFrame?: (frame: number, rgba: Uint8Array) => void
 }
 
@@ -37,7 +37,8 @@ export interface LoopOptions {
 export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: LoopOptions): Promise<{ frames: number; drawn: number }> {
   const { frames, firstFrame, fps, painter, frame } = plan
   const buffers = opts.buffers ?? 3
-  const pool = new FramePool(frame.width * frame.height * 4, buffers)
+  const pool = new FramePool(plan.yuv?.bytes ?? frame.width * frame.height * 4, buffers)
+  const reader = plan.yuv ?? painter
   const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps)
   const state = neutralState()
   const matrix: Affine = [0, 0, 0, 0, 0, 0]
@@ -139,7 +140,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
           }
         }
         buffer = await pool.acquire()
-        painter.read(buffer)
+        reader.read(buffer)
         drawn++
       }
       ;[key, prevKey] = [prevKey, key]

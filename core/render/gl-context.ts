@@ -32,3 +32,13 @@ export function destroyGLContext(gl: WebGLRenderingContext): void {
   const ext = gl.getExtension('STACKGL_destroy_context') as { destroy(): void } | null
   ext?.destroy()
 }
+
+/**
+ * The driver's renderer string, e.g. `ANGLE (Mesa/X.org llvmpipe (LLVM 15.0.6, 256 bits) OpenGL 4.5 core)` or
+ * `ANGLE (NVIDIA Corporation NVIDIA H100 …)`. headless-gl answers WebGL's `RENDERER` with a fixed "ANGLE" and
+ * has no debug-renderer extension; its own direct query reaches the driver.
+ */
+export function rendererName(gl: WebGLRenderingContext): string {
+  const direct = (gl as unknown as { _getParameterDirect?: (p: number) => unknown })._getParameterDirect
+  return String(direct ? direct.call(gl, gl.RENDERER) : gl.getParameter(gl.RENDERER))
+}

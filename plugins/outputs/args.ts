@@ -115,6 +115,8 @@ export const BT709_TAGS = ['-colorspace', 'bt709', '-color_primaries', 'bt709', 
  * other conversion with another matrix slips in after it. SD sizes use BT.709 too, tagged as such.
  */
 export function pictureArgs(spec: OutputSpec, pixFmt: string): string[] {
+  // Frames converted on the GPU are already BT.709 TV-range I420: nothing left to convert, only to tag.
+  if (spec.pixelFormat === 'yuv420p' && pixFmt === 'yuv420p' && !spec.scaleTo) return BT709_TAGS
   const size = spec.scaleTo ? `w=${spec.scaleTo.width}:h=${spec.scaleTo.height}:flags=bicubic:` : ''
   return ['-vf', `scale=${size}out_color_matrix=bt709:out_range=tv,format=${pixFmt}`, ...BT709_TAGS]
 }

@@ -8,6 +8,7 @@ export const mp4 = defineOutputPlugin({
   mime: 'video/mp4',
   extension: 'mp4',
   takes: 'video',
+  yuvFrames: true,
   open: async (spec) =>
     createFfmpegSink(spec, [
       ...mapArgs(spec, ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]),

@@ -8,6 +8,7 @@ export const webm = defineOutputPlugin({
   mime: 'video/webm',
   extension: 'webm',
   takes: 'video',
+  yuvFrames: true,
   open: (spec) =>
     createFfmpegSink(spec, [
       ...mapArgs(spec, ['-c:a', 'libopus', '-b:a', audioBitrate(spec.quality)]),
