@@ -1,42 +1,50 @@
 import { rendererName } from './gl-context.js'
 import type { Gpu, Texture } from './gpu.js'
 
-const VERTEX = 'attribute vec2 aUnit; void main() { gl_Position = vec4(aUnit * 2.0 - 1.0, 0.0, 1.0); }'
+/** A quad over the target's rows `uSpan` (clip-space y from, to): the Y rows, or the chroma rows. */
+const VERTEX = `
+attribute vec2 aUnit;
+uniform vec2 uSpan;
+void main() { gl_Position = vec4(aUnit.x * 2.0 - 1.0, mix(uSpan.x, uSpan.y, aUnit.y), 0.0, 1.0); }`
 
 /**
  * One texel of the target holds 4 consecutive bytes of the I420 frame (Y plane, then U, then V, rows top
  * first), so `readPixels` of the target returns the planes exactly as ffmpeg's `-pix_fmt yuv420p` reads them.
- * BT.709 in TV range, as the CPU path's `scale=out_color_matrix=bt709:out_range=tv`; chroma is the mean of
- * each 2×2 block (centre-sited between its four pixels, as swscale's yuv420p). Index maths in floats is exact:
- * a 4K frame has 12.4 M bytes, under float's 16.7 M whole numbers.
+ * BT.709 in TV range, as the CPU path's `scale=out_color_matrix=bt709:out_range=tv`. Two programs, so neither
+ * pays for the other's branch (a software rasteriser runs both sides): the Y rows read 4 pixels of one row;
+ * the chroma rows read each 2×2 block's mean in one bilinear fetch at its centre. Index maths in floats is
+ * exact: a 4K frame has 12.4 M bytes, under float's 16.7 M whole numbers.
  */
-const FRAGMENT = `
+const HEADER = `
 precision highp float;
 uniform sampler2D uFrame;
 uniform vec2 uSize;      // frame width, height
 uniform float uTexels;   // target width in texels
-vec3 rgb(vec2 p) { return texture2D(uFrame, (p + 0.5) / uSize).rgb; }
-float luma(vec3 c) { return (16.0 + 219.0 * dot(c, vec3(0.2126, 0.7152, 0.0722))) / 255.0; }
-vec2 chroma(vec3 c) {
-  float y = dot(c, vec3(0.2126, 0.7152, 0.0722));
-  return (128.0 + 224.0 * vec2((c.b - y) / 1.8556, (c.r - y) / 1.5748)) / 255.0;
-}
-float byteAt(float i) {
-  float w = uSize.x, h = uSize.y, ySize = w * h, cw = w * 0.5, cSize = cw * h * 0.5;
-  if (i < ySize) { float row = floor(i / w); return luma(rgb(vec2(i - row * w, row))); }
-  float j = i - ySize;
+const vec3 BT709 = vec3(0.2126, 0.7152, 0.0722);`
+
+const LUMA = `${HEADER}
+float luma(float x, float y) { return (16.0 + 219.0 * dot(texture2D(uFrame, vec2(x + 0.5, y + 0.5) / uSize).rgb, BT709)) / 255.0; }
+void main() {
+  vec2 t = floor(gl_FragCoord.xy);
+  float x = t.x * 4.0;
+  gl_FragColor = vec4(luma(x, t.y), luma(x + 1.0, t.y), luma(x + 2.0, t.y), luma(x + 3.0, t.y));
+}`
+
+const CHROMA = `${HEADER}
+uniform float uFirstRow; // the first chroma row of the target
+float chroma(float j) {
+  float cw = uSize.x * 0.5, cSize = cw * uSize.y * 0.5;
   bool v = j >= cSize;
-  if (v) j -= cSize;
-  float row = floor(j / cw), col = j - row * cw;
-  vec2 p = vec2(col, row) * 2.0;
-  vec3 c = 0.25 * (rgb(p) + rgb(p + vec2(1.0, 0.0)) + rgb(p + vec2(0.0, 1.0)) + rgb(p + vec2(1.0, 1.0)));
-  vec2 uv = chroma(c);
-  return v ? uv.y : uv.x;
+  float k = v ? j - cSize : j;
+  float row = floor(k / cw);
+  vec3 c = texture2D(uFrame, vec2(k - row * cw, row) * 2.0 / uSize + 1.0 / uSize).rgb; // the block's centre: its mean
+  float y = dot(c, BT709);
+  return (128.0 + 224.0 * (v ? (c.r - y) / 1.5748 : (c.b - y) / 1.8556)) / 255.0;
 }
 void main() {
   vec2 t = floor(gl_FragCoord.xy);
-  float i = (t.y * uTexels + t.x) * 4.0;
-  gl_FragColor = vec4(byteAt(i), byteAt(i + 1.0), byteAt(i + 2.0), byteAt(i + 3.0));
+  float j = ((t.y - uFirstRow) * uTexels + t.x) * 4.0;
+  gl_FragColor = vec4(chroma(j), chroma(j + 1.0), chroma(j + 2.0), chroma(j + 3.0));
 }`
 
 /** Reads composited frames as I420 (1.5 bytes a pixel) instead of RGBA (4). */
@@ -55,14 +63,13 @@ export function createYuvPacker(gpu: Gpu): YuvPacker | undefined {
   if (width % 4 !== 0 || height % 2 !== 0) return undefined
   const texels = width / 4
   const rows = (height * 3) / 2
-  const program = gpu.program(VERTEX, FRAGMENT)
+  const luma = gpu.program(VERTEX, LUMA)
+  const chroma = gpu.program(VERTEX, CHROMA)
   const copy: Texture = gpu.texture(null, width, height)
   const target: Texture = gpu.texture(null, texels, rows)
-  for (const t of [copy, target]) {
-    gl.bindTexture(gl.TEXTURE_2D, t.handle)
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
-  }
+  gl.bindTexture(gl.TEXTURE_2D, target.handle)
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
   const fbo = gl.createFramebuffer()!
   gl.bindFramebuffer(gl.FRAMEBUFFER, fbo)
   gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, target.handle, 0)
@@ -70,11 +77,29 @@ export function createYuvPacker(gpu: Gpu): YuvPacker | undefined {
   const quad = gl.createBuffer()
   gl.bindBuffer(gl.ARRAY_BUFFER, quad)
   gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]), gl.STATIC_DRAW)
-  const aUnit = gl.getAttribLocation(program, 'aUnit')
-  gl.useProgram(program)
-  gl.uniform1i(gl.getUniformLocation(program, 'uFrame'), 0)
-  gl.uniform2f(gl.getUniformLocation(program, 'uSize'), width, height)
-  gl.uniform1f(gl.getUniformLocation(program, 'uTexels'), texels)
+  // Clip-space y where the Y rows end and the chroma rows begin (row H of 3H/2).
+  const split = -1 + (2 * height) / rows
+  for (const [program, span] of [
+    [luma, [-1, split]],
+    [chroma, [split, 1]],
+  ] as const) {
+    gl.useProgram(program)
+    gl.uniform1i(gl.getUniformLocation(program, 'uFrame'), 0)
+    gl.uniform2f(gl.getUniformLocation(program, 'uSize'), width, height)
+    gl.uniform1f(gl.getUniformLocation(program, 'uTexels'), texels)
+    gl.uniform2f(gl.getUniformLocation(program, 'uSpan'), span[0], span[1])
+  }
+  gl.useProgram(chroma)
+  gl.uniform1f(gl.getUniformLocation(chroma, 'uFirstRow'), height)
+  const draw = (program: WebGLProgram, filter: number) => {
+    gl.useProgram(program)
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter)
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter)
+    const aUnit = gl.getAttribLocation(program, 'aUnit')
+    gl.enableVertexAttribArray(aUnit)
+    gl.vertexAttribPointer(aUnit, 2, gl.FLOAT, false, 0, 0)
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4)
+  }
 
   return {
     bytes: (width * height * 3) / 2,
@@ -86,16 +111,16 @@ export function createYuvPacker(gpu: Gpu): YuvPacker | undefined {
       gl.bindFramebuffer(gl.FRAMEBUFFER, fbo)
       gl.viewport(0, 0, texels, rows)
       gl.disable(gl.BLEND)
-      gl.useProgram(program)
       gl.bindBuffer(gl.ARRAY_BUFFER, quad)
-      gl.enableVertexAttribArray(aUnit)
-      gl.vertexAttribPointer(aUnit, 2, gl.FLOAT, false, 0, 0)
-      gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4)
+      // Y reads pixel centres (NEAREST: exact, and cheapest on a software rasteriser); chroma reads block centres (LINEAR: the mean).
+      draw(luma, gl.NEAREST)
+      draw(chroma, gl.LINEAR)
       gl.readPixels(0, 0, texels, rows, gl.RGBA, gl.UNSIGNED_BYTE, into)
       gl.bindFramebuffer(gl.FRAMEBUFFER, null)
     },
     dispose() {
-      gl.deleteProgram(program)
+      gl.deleteProgram(luma)
+      gl.deleteProgram(chroma)
       gl.deleteFramebuffer(fbo)
       gl.deleteBuffer(quad)
       gpu.release(copy)
