@@ -26,7 +26,7 @@ const media = createServer((req, res) => {
 await new Promise<void>((r) => media.listen(0, '127.0.0.1', () => r()))
 const base = `http://127.0.0.1:${(media.address() as { port: number }).port}/`
 const edit = await mixedEdit(work, 2)
-edit.output = { ...edit.output, resolution: 'hd' } // 1280×720, as bench:segments
+edit.output = { ...edit.output, resolution: 'hd' } // 1280×720: two minutes stay a few minutes of benchmark
 const json = JSON.stringify(edit).replace(new RegExp(`"${work.replace(/[/.]/g, (c) => `\\${c}`)}/([^"]+)"`, 'g'), (_, name) => `"${base}${name}"`)
 
 function start(args: string[], extraEnv: Record<string, string>, ready: RegExp): Promise<ChildProcess> {

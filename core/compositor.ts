@@ -103,6 +103,12 @@ export interface RenderOptions {
    * and decoders size their threads to it instead of each taking every core. Default: the whole machine.
    */
   cores?: number
+  /**
+   * Encode on the CPU even where NVENC works. The pieces of a segmented render set it: they are joined by stream
+   * copy, so they must share one encoder's stream parameters whichever machine renders each, and a GPU's NVENC
+   * sessions are few (consumer cards cap them) while pieces are many.
+   */
+  cpuEncoder?: boolean
 }
 
 export interface RenderResult {
@@ -219,6 +225,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
               audio: plan.audio,
               signal,
               cores: opts.cores,
+              cpuEncoder: opts.cpuEncoder,
               pixelFormat: plan.yuv ? 'yuv420p' : 'rgba',
             }),
           ),

@@ -191,6 +191,8 @@ export interface OutputSpec {
   signal: AbortSignal
   /** The cores this render may use (`RenderOptions.cores`): encoders size their threads to it; absent, the whole machine. */
   cores?: number
+  /** Encode on the CPU even where NVENC works (`RenderOptions.cpuEncoder`). */
+  cpuEncoder?: boolean
   /** Layout of the frames `write` gets: RGBA (4 bytes a pixel, the default) or I420 packed on the GPU (`yuvFrames`). */
   pixelFormat?: 'rgba' | 'yuv420p'
 }

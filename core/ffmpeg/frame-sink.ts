@@ -4,7 +4,7 @@ import type { FrameSink, OutputSpec } from '../plugin.js'
 import { ffmpegReason, lastLines, removePartial, spawnFfmpeg } from './run.js'
 
 /**
- * A FrameSink that pipes raw RGBA frames into a native ffmpeg child. `outputArgs` are the encoder
+ * A FrameSink that pipes raw frames (RGBA, or I420 from the GPU: `spec.pixelFormat`) into a native ffmpeg child. `outputArgs` are the encoder
  * arguments after the inputs (codec, filters, the output path last). Backpressure: each `write` resolves
  * when ffmpeg has taken that buffer, so the caller may reuse it; memory stays bounded by the caller's pool.
  */

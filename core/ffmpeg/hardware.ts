@@ -35,7 +35,8 @@ export function probeHardware(): Promise<Hardware> {
   if (!existsSync(NVIDIA_DEVICE)) return Promise.resolve(neither(`no NVIDIA GPU here (${NVIDIA_DEVICE} is absent)`))
   const bin = ffmpegBin()
   let probed = cache.get(bin)
-  if (!probed) cache.set(bin, (probed = probeFfmpeg()))
+  // A probe that cannot even run (a full /tmp) means the CPU, not a failure cached into every later render.
+  if (!probed) cache.set(bin, (probed = probeFfmpeg().catch((e: Error) => neither(`the probe failed: ${e.message}`))))
   return probed
 }
 
@@ -46,10 +47,11 @@ export async function probeFfmpeg(): Promise<Hardware> {
   const [encoders, hwaccels] = await Promise.all([listing('-encoders'), listing('-hwaccels')])
   const dir = await mkdtemp(join(tmpdir(), 'reelforge-hw-'))
   try {
-    // NVENC refuses frames below 145×49 on some generations: probe at a size every one takes.
+    // NVENC refuses frames below ~145 pixels on some generations: probe at a size every one takes.
     const source = ffmpegArgs`-f lavfi -i testsrc2=s=256x144:r=30:d=0.2`
     const nvenc = /\bh264_nvenc\b/.test(encoders)
-      ? attempt([...source, ...ffmpegArgs`-c:v h264_nvenc -f null -`])
+      ? // The options a render uses (plugins/outputs/args.ts nvencArgs): a driver too old for the p1–p7 presets fails here, not mid-render.
+        attempt([...source, ...ffmpegArgs`-c:v h264_nvenc -preset p4 -tune hq -rc vbr -cq 23 -b:v 0 -g 250 -profile:v high -f null -`])
       : { ok: false, reason: "this ffmpeg has no h264_nvenc encoder (see 'ffmpeg -encoders')" }
     const decode = async (): Promise<HardwareCheck> => {
       if (!/^cuda$/m.test(hwaccels)) return { ok: false, reason: "this ffmpeg has no cuda hwaccel (see 'ffmpeg -hwaccels')" }

@@ -214,7 +214,13 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     )
     // 9. Frames as I420 straight from the GPU where the output takes them and the conversion wins there; posters
     // and thumbnails need the RGBA frame, so those renders keep it.
-    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail && useGpuYuv(gpu.gl)) yuv = createYuvPacker(gpu)
+    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail && useGpuYuv(gpu.gl)) {
+      try {
+        yuv = createYuvPacker(gpu)
+      } catch {
+        yuv = undefined // a driver that rejects the pack shader: RGBA and ffmpeg's conversion, the same picture
+      }
+    }
 
     return {
       edit,

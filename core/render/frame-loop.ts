@@ -25,8 +25,8 @@ export interface LoopOptions {
   onProgress?: (p: FrameProgress) => void
   /** Frames compositing may run ahead of the encoder. */
   buffers?: number
-  /** Called with each written frame (timeline frame index) as the sink gets it; the buffer is valid only during the call. */
-  onFrame?: (frame: number, rgba: Uint8Array) => void
+  /** Called with each written frame (timeline frame index) as the sink gets it — RGBA unless `plan.yuv` packs I420; valid only during the call. */
+  onFrame?: (frame: number, pixels: Uint8Array) => void
 }
 
 /**

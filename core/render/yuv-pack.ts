@@ -36,7 +36,7 @@ float chroma(float j) {
   float cw = uSize.x * 0.5, cSize = cw * uSize.y * 0.5;
   bool v = j >= cSize;
   float k = v ? j - cSize : j;
-  float row = floor(k / cw);
+  float row = floor((k + 0.5) / cw); // + 0.5: a GPU divides by a reciprocal, and an exact multiple may land just below
   vec3 c = texture2D(uFrame, vec2(k - row * cw, row) * 2.0 / uSize + 1.0 / uSize).rgb; // the block's centre: its mean
   float y = dot(c, BT709);
   return (128.0 + 224.0 * (v ? (c.r - y) / 1.5748 : (c.b - y) / 1.8556)) / 255.0;

@@ -98,7 +98,8 @@ export function prepareVideo(
       const skip = frozen ? 0 : Math.round(from * fps)
       const alpha = alphaOptions(stream)
       const onGpu = hardwareDecode(stream, await probeHardware())
-      const inputArgs = [...onGpu, ...(onGpu.length ? [] : decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores)), ...(alpha.inputArgs ?? [])]
+      // Threads too with NVDEC: a profile it cannot decode falls back to software decoding.
+      const inputArgs = [...onGpu, ...decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores), ...(alpha.inputArgs ?? [])]
       const decoder = new RawVideoDecoder({
         path,
         trim: trim + (skip / fps) * speed,

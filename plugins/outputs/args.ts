@@ -63,9 +63,17 @@ export function nvencArgs(quality: Quality): string[] {
   ]
 }
 
-/** H.264 on the GPU's encoder where this machine has one that works (`probeHardware`), else x264 on the CPU. */
+/** The frame sizes NVENC's H.264 encoder takes on every generation (it refuses smaller; 4096 is its widest). */
+const nvencFits = (w: number, h: number) => Math.min(w, h) >= 160 && Math.max(w, h) <= 4096
+
+/**
+ * H.264 on the GPU's encoder where this machine has one that works (`probeHardware`) and the frame fits it,
+ * unless the render asks for the CPU (segment pieces); else x264 on the CPU.
+ */
 export async function h264Args(spec: OutputSpec): Promise<string[]> {
-  return (await probeHardware()).nvenc.ok ? nvencArgs(spec.quality) : x264Args(spec.quality, spec.cores)
+  const size = spec.scaleTo ?? spec
+  const gpu = !spec.cpuEncoder && nvencFits(size.width, size.height) && (await probeHardware()).nvenc.ok
+  return gpu ? nvencArgs(spec.quality) : x264Args(spec.quality, spec.cores)
 }
 
 /** `-threads` for an encoder sized to `cores` (× `perCore`); nothing when the render has the whole machine. */

@@ -38,7 +38,7 @@ export function chooseProvider(
   const serving = (m: string, list: readonly AiProviderPlugin[]) => list.find((x) => x.models.includes(m))
   if (p.sandbox) {
     const local = ofKind.filter((x) => x.local)
-    const provider = (model && serving(model, local)) || local[0]
+    const provider = (model && serving(model, local)) || local[0] || (opts.standIn ? ofKind.find((x) => x.standIn) : undefined)
     if (!provider) throw new ServiceError('E_LIMIT_EXCEEDED', `no local ${kind} engine is registered on this server`)
     return { provider, model: model ?? provider.models[0]! }
   }

@@ -2,6 +2,7 @@ import { extname } from 'node:path'
 import { type AiAnswer, type AiProviderPlugin, type AiRunner, RenderError } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import { ServiceError } from '../errors.js'
+import { publicText } from '../public-text.js'
 import { materialize } from '../storage/storage.js'
 import { chooseProvider } from './choose.js'
 import { executeAiJob } from './execute.js'
@@ -45,7 +46,12 @@ export function aiForRender(d: AiJobDeps): AiRunner {
     )
     if (!ran.ok) throw ran.error instanceof RenderError && ran.error.code === 'E_CANCELLED' ? ran.error : fail(ran.message)
     // Read back once stored and charged: the render draws the stored file, as any later render of its URL would.
-    const local = ran.value.key ? await materialize(d.storage, ran.value.key, d.config.cacheDir) : undefined
+    // A storage fault reads back as the clip's provider failure, in public words (no storage paths).
+    const readBack = (key: string) =>
+      materialize(d.storage, key, d.config.cacheDir).catch((e: Error) => {
+        throw fail(publicText(e.message, (full) => console.warn(`[ai] ${task} for ${ctx.path}: reading back failed: ${full}`)))
+      })
+    const local = ran.value.key ? await readBack(ran.value.key) : undefined
     return { ...ran.value.out, ...(local ? { path: local } : {}), standIn: provider.standIn === true }
   }) as AiRunner
 }

@@ -45,7 +45,18 @@ export const toShape = (e: unknown, fallback: string): ErrorShape =>
 /** The RenderError an `ErrorShape` stands for. */
 export const fromShape = (s: ErrorShape) => new RenderError(s.code as never, s.message, s.data)
 export type ToChild =
-  | { type: 'render'; id: string; edit: Edit; out: string; owner?: unknown; baseDir?: string; planned?: boolean; yAxis?: 'down' | 'up'; cores?: number }
+  | {
+      type: 'render'
+      id: string
+      edit: Edit
+      out: string
+      owner?: unknown
+      baseDir?: string
+      planned?: boolean
+      yAxis?: 'down' | 'up'
+      cores?: number
+      cpuEncoder?: boolean
+    }
   /** The answer to `planned`: go on, or stop with `error`. */
   | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
@@ -208,6 +219,7 @@ class Worker {
         planned: !!opts.onPlanned,
         yAxis: opts.yAxis,
         cores: opts.cores,
+        cpuEncoder: opts.cpuEncoder,
       })
     })
   }

@@ -80,6 +80,7 @@ process.on('message', async (m: ToChild) => {
       baseDir: m.baseDir,
       yAxis: m.yAxis,
       cores: m.cores,
+      cpuEncoder: m.cpuEncoder,
       signal: controller.signal,
       onProgress: (p) => (stages.set(m.id, p.stage), send({ type: 'progress', id: m.id, progress: p })),
       // The parent decides whether the planned render goes on (it may refuse it: credits).

@@ -113,6 +113,7 @@ export function segmentWorker(o: {
           out: join(dir, pieceName(t)),
           signal: signal ?? new AbortController().signal,
           yAxis: t.yAxis,
+          cpuEncoder: true, // every worker's piece the same encoder, whatever GPU it has: they join by stream copy
           onProgress: (p) => {
             if (Date.now() - lastReport < 500) return
             lastReport = Date.now()

@@ -22,6 +22,8 @@ export type PieceRenderer = (
     yAxis?: 'down' | 'up'
     /** The piece's share of this machine's cores (local pieces size their encoder and decoders to it). */
     cores?: number
+    /** Always true: pieces encode on the CPU (`RenderOptions.cpuEncoder`), so every piece joins by stream copy. */
+    cpuEncoder?: boolean
   },
 ) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
 
@@ -137,6 +139,7 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
         baseDir: opts.baseDir,
         yAxis: opts.yAxis,
         cores: share,
+        cpuEncoder: true,
         onProgress: (p) => ((done[k] = p.frame), report()),
       })
     })

@@ -120,17 +120,18 @@ test("'auto' cuts by the cores it plans for (none below 8); gif and short edits 
 })
 const threadsOf = (cmd: string[]) => argOf(cmd, '-threads')
 
-test('each local piece gets its share of the cores; its encoder and decoders take that many threads, not every core', async () => {
+/** Runs with REELFORGE_HARDWARE=off: the CPU's encoder and decoders are the ones sized by threads. */
+async function sharesAndThreads() {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
   const hevc = await lavfi('testsrc2=s=320x240:r=25:d=6', join(dir, 'hevc.mp4'), ['-c:v', 'libx265', '-x265-params', 'log-level=error'])
   const e = edit([{ asset: { type: 'video', src: hevc }, start: 0, length: 6 }], { fps: 25 })
   const shares: (number | undefined)[] = []
-  // The CPU's encoder and decoders are the ones sized by threads (a GPU machine would otherwise pick NVENC/NVDEC).
-  process.env.REELFORGE_HARDWARE = 'off'
+  const cpu: (boolean | undefined)[] = []
   // The pieces render here, in this process, so their ffmpeg children are visible as ours.
-  const pieces: PieceRenderer = (piece, o) => (shares.push(o.cores), renderer.render(piece, { out: o.out, cores: o.cores }))
+  const pieces: PieceRenderer = (piece, o) => (shares.push(o.cores), cpu.push(o.cpuEncoder), renderer.render(piece, { out: o.out, cores: o.cores }))
   const commands = await childCommands(renderSegmented(renderer, e, { out: join(dir, 'share.mp4'), segments: 'auto', cores: 16, pieces }))
   assert.equal(shares, [5, 5, 5], '3 pieces of 2 s on 16 cores: 5 cores each')
+  assert.equal(cpu, [true, true, true], 'pieces encode on the CPU: they join by stream copy')
   const encoders = commands.filter((c) => c.includes('libx264'))
   const decoders = commands.filter((c) => c.includes('pipe:1') || c.some((a) => a.startsWith('unix:')))
   assert.is(encoders.length, 3, commands.map((c) => c.join(' ')).join('\n'))
@@ -141,7 +142,15 @@ test('each local piece gets its share of the cores; its encoder and decoders tak
   // A render that has the machine to itself leaves the choice to ffmpeg, as before.
   const whole = await childCommands(renderer.render(e, { out: join(dir, 'whole.mp4') }))
   assert.equal(whole.filter((c) => c.includes('libx264')).map(threadsOf), ['none'])
-  delete process.env.REELFORGE_HARDWARE
+}
+test('each local piece gets its share of the cores; its encoder and decoders take that many threads, not every core', async () => {
+  // (A GPU machine would otherwise pick NVENC/NVDEC, which take no thread count.)
+  process.env.REELFORGE_HARDWARE = 'off'
+  try {
+    await sharesAndThreads()
+  } finally {
+    delete process.env.REELFORGE_HARDWARE
+  }
 })
 test('a piece that fails stops the others and fails the render (pieces from any PieceRenderer)', async () => {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
