@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
 import type { FrameSink, OutputSpec } from '../plugin.js'
+import { ffmpegArgs } from './args.js'
 import { ffmpegReason, lastLines, removePartial, spawnFfmpeg } from './run.js'
 
 /**
@@ -13,20 +14,7 @@ export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], o
   // A short input queue: frames already wait in our own bounded pool, and ffmpeg's default (8 raw frames,
   // 66 MB at 1080p) only adds memory once audio inputs make its demuxing threaded.
   const input = video
-    ? [
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        spec.pixelFormat ?? 'rgba',
-        '-s',
-        `${spec.width}x${spec.height}`,
-        '-framerate',
-        spec.fpsRational,
-        '-thread_queue_size',
-        '2',
-        '-i',
-        'pipe:0',
-      ]
+    ? ffmpegArgs`-f rawvideo -pix_fmt ${spec.pixelFormat ?? 'rgba'} -s ${spec.width}x${spec.height} -framerate ${spec.fpsRational} -thread_queue_size 2 -i pipe:0`
     : []
   const audio = spec.audio ? [...spec.audio.inputs.flat(), '-filter_complex', spec.audio.filter] : []
   const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...input, ...audio, ...outputArgs]

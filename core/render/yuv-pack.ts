@@ -91,11 +91,12 @@ export function createYuvPacker(gpu: Gpu): YuvPacker | undefined {
   }
   gl.useProgram(chroma)
   gl.uniform1f(gl.getUniformLocation(chroma, 'uFirstRow'), height)
+  const units = new Map([luma, chroma].map((p) => [p, gl.getAttribLocation(p, 'aUnit')]))
   const draw = (program: WebGLProgram, filter: number) => {
     gl.useProgram(program)
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter)
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter)
-    const aUnit = gl.getAttribLocation(program, 'aUnit')
+    const aUnit = units.get(program)!
     gl.enableVertexAttribArray(aUnit)
     gl.vertexAttribPointer(aUnit, 2, gl.FLOAT, false, 0, 0)
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4)

@@ -1,4 +1,4 @@
-import { type OutputSpec, probeHardware } from '../../core/index.js'
+import { ffmpegArgs, type OutputSpec, probeHardware } from '../../core/index.js'
 
 type Quality = OutputSpec['quality']
 
@@ -26,41 +26,15 @@ export function x264Args(quality: Quality, cores?: number): string[] {
 }
 
 /**
- * NVENC's settings for the same qualities: constant quality (`-cq`, VBR with no bitrate cap) at x264's CRF
- * number and a slower preset where x264's is slower. The two scales are not the same curve; the mapping is
- * unmeasured until a machine with NVENC runs the comparison (benchmarks/README.md). GOP 250 as x264's default
- * (ffmpeg's generic default would be 12: a key frame every 0.4 s).
+ * NVENC for the same qualities: constant quality (`-cq`, VBR with no bitrate cap) at x264's CRF number, and a
+ * slower preset where x264's is slower. The two scales are not the same curve; the mapping is unmeasured until a
+ * machine with NVENC runs the comparison (benchmarks/README.md). GOP 250 as x264's default (ffmpeg's generic
+ * default would be 12: a key frame every 0.4 s).
  */
-const NVENC: Record<Quality, { cq: number; preset: string }> = {
-  verylow: { cq: 32, preset: 'p4' },
-  low: { cq: 28, preset: 'p4' },
-  medium: { cq: 23, preset: 'p4' },
-  high: { cq: 18, preset: 'p6' },
-  veryhigh: { cq: 15, preset: 'p7' },
-}
+const NVENC_PRESET: Record<Quality, string> = { verylow: 'p4', low: 'p4', medium: 'p4', high: 'p6', veryhigh: 'p7' }
 
 export function nvencArgs(quality: Quality): string[] {
-  const { cq, preset } = NVENC[quality]
-  return [
-    '-c:v',
-    'h264_nvenc',
-    '-preset',
-    preset,
-    '-tune',
-    'hq',
-    '-rc',
-    'vbr',
-    '-cq',
-    String(cq),
-    '-b:v',
-    '0',
-    '-g',
-    '250',
-    '-profile:v',
-    'high',
-    '-pix_fmt',
-    'yuv420p',
-  ]
+  return ffmpegArgs`-c:v h264_nvenc -preset ${NVENC_PRESET[quality]} -tune hq -rc vbr -cq ${X264[quality].crf} -b:v 0 -g 250 -profile:v high -pix_fmt yuv420p`
 }
 
 /** The frame sizes NVENC's H.264 encoder takes on every generation (it refuses smaller; 4096 is its widest). */
@@ -92,10 +66,7 @@ const VP9: Record<Quality, { crf: number; cpu: number }> = {
 
 export function vp9Args(quality: Quality, cores?: number): string[] {
   const { crf, cpu } = VP9[quality]
-  return [
-    ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', String(cpu), '-row-mt', '1', '-crf', String(crf), '-b:v', '0', '-pix_fmt', 'yuv420p'],
-    ...threadArgs(cores),
-  ]
+  return [...ffmpegArgs`-c:v libvpx-vp9 -deadline realtime -cpu-used ${cpu} -row-mt 1 -crf ${crf} -b:v 0 -pix_fmt yuv420p`, ...threadArgs(cores)]
 }
 
 /** Audio bitrate per quality (AAC, Opus, MP3). */

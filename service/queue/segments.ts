@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderProgress, type RenderResult } from '../../core/index.js'
+import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
 import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
 import { autoSegments, isSegmentable, joinSegments } from './segment-join.js'
@@ -13,18 +13,9 @@ import { autoSegments, isSegmentable, joinSegments } from './segment-join.js'
  */
 export type PieceRenderer = (
   piece: Edit,
-  opts: {
-    out: string
-    index: number | 'sound'
-    signal?: AbortSignal
-    baseDir?: string
-    onProgress?: (p: RenderProgress) => void
-    yAxis?: 'down' | 'up'
-    /** The piece's share of this machine's cores (local pieces size their encoder and decoders to it). */
-    cores?: number
-    /** Always true: pieces encode on the CPU (`RenderOptions.cpuEncoder`), so every piece joins by stream copy. */
-    cpuEncoder?: boolean
-  },
+  // `cores`: the piece's share of this machine (local pieces size their threads to it); `cpuEncoder` is set on
+  // every video piece: they all encode with x264, so they join by stream copy.
+  opts: Pick<RenderOptions, 'out' | 'signal' | 'baseDir' | 'onProgress' | 'yAxis' | 'cores' | 'cpuEncoder'> & { index: number | 'sound' },
 ) => Promise<Pick<RenderResult, 'path' | 'width' | 'height' | 'drawn'>>
 
 export interface SegmentedOptions {
