@@ -54,6 +54,25 @@ export interface ServiceOverrides {
 const once = <T>(make: (c: DependencyContainer) => T) => ({ useFactory: instancePerContainerCachingFactory<T>(make) })
 const scoped = { lifecycle: Lifecycle.ContainerScoped }
 
+/** The services whose constructors name their own tokens (`@inject`): one per container, built on first use. */
+const CLASSES: [symbol, new (...args: never[]) => unknown][] = [
+  [TOKENS.Events, JobEvents],
+  [TOKENS.Wallet, Wallet],
+  [TOKENS.Outbox, WebhookOutbox],
+  [TOKENS.Webhooks, Webhooks],
+  [TOKENS.Idempotency, Idempotency],
+  [TOKENS.Keys, KeyStore],
+  [TOKENS.Jobs, JobStore],
+  [TOKENS.Templates, TemplateStore],
+  [TOKENS.Integrations, IntegrationStore],
+  [TOKENS.Destinations, Destinations],
+  [TOKENS.ServedAssets, ServedAssets],
+  [TOKENS.Sources, SourceStore],
+  [TOKENS.SourceImporter, SourceImporter],
+  [TOKENS.SourceRenditions, SourceRenditions],
+  [TOKENS.Worker, RenderWorker],
+]
+
 /**
  * Registers every service under its token. Classes whose constructors name their tokens (`@inject`) are
  * registered as classes; the few that take an options object (they are also built outside the service:
@@ -74,23 +93,9 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
     once((c) => o.aiProviders ?? aiProvidersFromConfig(process.env, { publishImage: publishToStorage(c.resolve(TOKENS.Storage), config) })),
   )
 
-  c.register(TOKENS.Events, { useClass: JobEvents }, scoped)
-  c.register(TOKENS.Wallet, { useClass: Wallet }, scoped)
+  for (const [token, useClass] of CLASSES) c.register(token, { useClass }, scoped)
   if (o.billing) c.register(TOKENS.Billing, { useValue: o.billing })
   else c.register(TOKENS.Billing, { useToken: TOKENS.Wallet })
-  c.register(TOKENS.Outbox, { useClass: WebhookOutbox }, scoped)
-  c.register(TOKENS.Webhooks, { useClass: Webhooks }, scoped)
-  c.register(TOKENS.Idempotency, { useClass: Idempotency }, scoped)
-  c.register(TOKENS.Keys, { useClass: KeyStore }, scoped)
-  c.register(TOKENS.Jobs, { useClass: JobStore }, scoped)
-  c.register(TOKENS.Templates, { useClass: TemplateStore }, scoped)
-  c.register(TOKENS.Integrations, { useClass: IntegrationStore }, scoped)
-  c.register(TOKENS.Destinations, { useClass: Destinations }, scoped)
-  c.register(TOKENS.ServedAssets, { useClass: ServedAssets }, scoped)
-  c.register(TOKENS.Sources, { useClass: SourceStore }, scoped)
-  c.register(TOKENS.SourceImporter, { useClass: SourceImporter }, scoped)
-  c.register(TOKENS.SourceRenditions, { useClass: SourceRenditions }, scoped)
-  c.register(TOKENS.Worker, { useClass: RenderWorker }, scoped)
   c.register(
     TOKENS.Limiter,
     once((c) => new RateLimiter(config.rateLimits, c.resolve<Clock>(TOKENS.Clock))),

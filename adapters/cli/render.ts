@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, extname, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createRenderer, renderSegmented } from '../../index.js'
 import { crashSite, describeCrashSite, RenderError, type Compositor, type Edit } from '../../core/index.js'
 import { mergeRows, parseMerges, rowOutput, UsageError, withMerges, withOutput } from './edit-options.js'
@@ -29,20 +29,29 @@ export const OUTPUT_OPTIONS = {
   'y-axis': { type: 'string' },
 } as const
 
+/** What every command that writes a file takes beside the output overrides. */
+const WRITE_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  debug: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OUTPUT_OPTIONS & typeof WRITE_OPTIONS & O }>
+>
+
+/** `<edit.json> -o <file>` with the output overrides, `--debug`, `--help` and a command's own `extra` options. */
+export function parseWriteCommand<O extends Options>(argv: string[], extra: O): Parsed<O> {
+  return parseArgs({ args: argv, allowPositionals: true, options: { ...OUTPUT_OPTIONS, ...WRITE_OPTIONS, ...extra } }) as Parsed<O>
+}
+
 /** `reelforge render`: renders an edit file (or one per row of merge data); a bad edit exits 2 naming each issue. */
 export async function renderCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...OUTPUT_OPTIONS,
-      out: { type: 'string', short: 'o' },
-      segments: { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      debug: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const { values, positionals } = parseWriteCommand(argv, {
+    segments: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  } as const)
   if (values.help || positionals.length !== 1 || !values.out) return (console.error(USAGE), values.help ? 0 : 64)
   const segments = values.segments === undefined || values.segments === 'auto' ? 'auto' : Number(values.segments)
   try {

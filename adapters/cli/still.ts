@@ -1,8 +1,7 @@
 import { dirname, extname } from 'node:path'
-import { parseArgs } from 'node:util'
 import { frameEdit } from '../../core/index.js'
 import { UsageError } from './edit-options.js'
-import { loadEdits, OUTPUT_OPTIONS } from './render.js'
+import { loadEdits, parseWriteCommand } from './render.js'
 import { reportError } from './report.js'
 
 const USAGE = `usage: reelforge still <edit.json> -t <seconds> -o <frame.png|jpg|bmp> [--resolution R] [--merge KEY=VALUE]…
@@ -14,17 +13,7 @@ const STILLS = ['png', 'jpg', 'bmp']
 
 /** `reelforge still`: one frame of an edit at a time, as a picture. */
 export async function stillCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...OUTPUT_OPTIONS,
-      out: { type: 'string', short: 'o' },
-      time: { type: 'string', short: 't' },
-      debug: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const { values, positionals } = parseWriteCommand(argv, { time: { type: 'string', short: 't' } } as const)
   if (values.help || positionals.length !== 1 || !values.out) return (console.error(USAGE), values.help ? 0 : 64)
   try {
     const time = Number(values.time ?? 0)

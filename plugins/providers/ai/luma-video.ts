@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { type AiProviderPlugin, defineAiProvider, RenderError } from '../../../core/index.js'
 import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
-import { conformClip, evenSize, nearestRatio, type PublishImage, pollTask } from './video-clip.js'
+import { checkVideoRequest, conformClip, nearestRatio, type PublishImage, pollTask } from './video-clip.js'
 
 export interface LumaVideoOptions extends HttpOptions {
   /** A Luma API key (`LUMAAI_API_KEY`), sent as `Authorization: Bearer`. */
@@ -49,8 +49,7 @@ export function lumaVideoProvider(opts: LumaVideoOptions): AiProviderPlugin<'vid
     task: 'video',
     models: ['ray-2', 'ray-flash-2'],
     async run(req, { signal, workDir }) {
-      evenSize(req, 'luma')
-      if (!req.image && !req.prompt) throw new RenderError('E_PROVIDER_FAILED', 'luma: a video needs a prompt or a start image')
+      checkVideoRequest(req, 'luma')
       if (req.image && !opts.publishImage)
         throw new RenderError('E_PROVIDER_FAILED', 'luma: a start image needs `publishImage` (Luma fetches keyframes from a public URL)', { vendor: 'luma' })
       const short = Math.min(req.width, req.height)

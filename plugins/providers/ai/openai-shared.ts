@@ -1,11 +1,32 @@
+import { FormData } from 'undici'
 import { RenderError } from '../../../core/index.js'
-import { type HttpResponse, moderated, upstreamError } from '../http.js'
+import { type HttpOptions, type HttpResponse, keyRedactor, moderated, providerRequest, upstreamError } from '../http.js'
 import { safeJson } from '../openai.js'
 
 // What the OpenAI clients of every task share: where to send, and how a non-200 answer becomes our error. Image generation (../openai.ts) predates them and keeps its own.
 
 /** The API root without a trailing `/v1`: both `http://localhost:11434` and the SDK's `…/v1` style work. */
 export const openaiBase = (baseUrl?: string) => (baseUrl ?? 'https://api.openai.com').replace(/\/+$/, '').replace(/\/v1$/, '')
+
+/**
+ * A client for one OpenAI-compatible server: `post` sends a JSON object (or a multipart form) to `path` with the
+ * key as `Authorization: Bearer` when there is one (local servers need none) and turns a non-200 answer into our
+ * error; `redact` keeps the key out of anything the vendor says.
+ */
+export function openaiClient(opts: HttpOptions & { apiKey?: string; baseUrl?: string }) {
+  const base = openaiBase(opts.baseUrl)
+  const redact = keyRedactor(opts.apiKey)
+  const post = async (path: string, body: object | FormData, signal: AbortSignal, http: HttpOptions = opts): Promise<HttpResponse> => {
+    const form = body instanceof FormData
+    const headers: Record<string, string> = form ? {} : { 'content-type': 'application/json' }
+    if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
+    const init = { method: 'POST', headers, body: form ? body : JSON.stringify(body), signal }
+    const res = await providerRequest('openai', `${base}${path}`, init, http)
+    if (res.status !== 200) throw openaiFailure(res, redact)
+    return res
+  }
+  return { post, redact }
+}
 
 const POLICY_CODES = new Set(['content_policy_violation', 'content_filter', 'invalid_prompt', 'moderation_blocked'])
 const POLICY_WORDS = /safety system|content (policy|management|filter)|usage policy/i

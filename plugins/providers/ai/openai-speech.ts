@@ -5,8 +5,8 @@ import { type AiProviderPlugin, defineAiProvider, probe, type TimedWord } from '
 import { speechSpan } from '../../lib/audio/silences.js'
 import { voiceGender } from '../../lib/audio/speech.js'
 import { estimateWords } from '../../lib/audio/timed-words.js'
-import { type HttpOptions, providerRequest, upstreamError, keyRedactor } from '../http.js'
-import { openaiBase, openaiFailure } from './openai-shared.js'
+import { type HttpOptions, upstreamError } from '../http.js'
+import { openaiClient } from './openai-shared.js'
 
 /** Times the words of speech that came without timings, e.g. through a transcription with word timestamps. */
 export type SpeechAligner = (audio: { path: string; text: string; duration: number }, signal: AbortSignal) => Promise<TimedWord[]>
@@ -33,8 +33,7 @@ const OPENAI_VOICES = new Set(['alloy', 'ash', 'ballad', 'cedar', 'coral', 'echo
  * same gender; an unknown name is sent as given, so new OpenAI voices work.
  */
 export function openaiSpeechProvider(opts: OpenAISpeechOptions = {}): AiProviderPlugin<'speech'> {
-  const base = openaiBase(opts.baseUrl)
-  const redact = keyRedactor(opts.apiKey)
+  const { post } = openaiClient(opts)
   return defineAiProvider({
     kind: 'ai',
     name: 'openai-speech',
@@ -55,10 +54,7 @@ export function openaiSpeechProvider(opts: OpenAISpeechOptions = {}): AiProvider
         response_format: req.format,
         ...(req.speed !== undefined ? { speed: Math.min(4, Math.max(0.25, req.speed)) } : {}),
       }
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
-      const res = await providerRequest('openai', `${base}/v1/audio/speech`, { method: 'POST', headers, body: JSON.stringify(body), signal }, opts)
-      if (res.status !== 200) throw openaiFailure(res, redact)
+      const res = await post('/v1/audio/speech', body, signal)
       const path = join(workDir, `speech-${randomUUID()}.${req.format}`)
       await writeFile(path, res.body)
       const duration = (await probe(path, { signal }).catch(() => undefined))?.duration

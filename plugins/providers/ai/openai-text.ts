@@ -1,7 +1,7 @@
 import { type AiProviderPlugin, defineAiProvider } from '../../../core/index.js'
-import { type HttpOptions, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
+import { type HttpOptions, moderated, upstreamError } from '../http.js'
 import { safeJson } from '../openai.js'
-import { openaiBase, openaiFailure } from './openai-shared.js'
+import { openaiClient } from './openai-shared.js'
 
 export interface OpenAITextOptions extends HttpOptions {
   /** Sent as `Authorization: Bearer`. Local servers (Ollama, llama.cpp) need none, so it may be left out. */
@@ -25,10 +25,7 @@ export interface OpenAITextOptions extends HttpOptions {
  * user message after an optional system message. Non-streaming, so one answer holds the whole text.
  */
 export function openaiTextProvider(opts: OpenAITextOptions = {}): AiProviderPlugin<'text'> {
-  // The OpenAI SDKs' base URLs end in `/v1` while this project's (images) do not; take either.
-  const base = openaiBase(opts.baseUrl)
-  // A vendor message must never carry the key, whatever the vendor put in it.
-  const redact = keyRedactor(opts.apiKey)
+  const { post, redact } = openaiClient(opts)
   return defineAiProvider({
     kind: 'ai',
     name: 'openai-text',
@@ -42,11 +39,8 @@ export function openaiTextProvider(opts: OpenAITextOptions = {}): AiProviderPlug
         // `max_tokens` is what Ollama, vLLM and llama.cpp read; OpenAI still accepts it for chat models.
         ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
       }
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
-      const res = await providerRequest('openai', `${base}/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify(body), signal }, opts)
+      const res = await post('/v1/chat/completions', body, signal)
       const json = safeJson(res.body)
-      if (res.status !== 200) throw openaiFailure(res, redact)
       const choice = (json?.choices as Choice[] | undefined)?.[0]
       // A filtered answer is still HTTP 200: the reason is only in `finish_reason` (or a `refusal`).
       if (choice?.finish_reason === 'content_filter') throw moderated('openai', 'the answer was filtered')

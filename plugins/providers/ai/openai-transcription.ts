@@ -4,9 +4,9 @@ import { FormData } from 'undici'
 import { type AiProviderPlugin, defineAiProvider, type Probe, RenderError, type TimedWord } from '../../../core/index.js'
 import { speechSpan } from '../../lib/audio/silences.js'
 import { estimateWords, round, wordTokens } from '../../lib/audio/timed-words.js'
-import { type HttpOptions, providerRequest, upstreamError, keyRedactor } from '../http.js'
+import { type HttpOptions, upstreamError } from '../http.js'
 import { safeJson } from '../openai.js'
-import { openaiBase, openaiFailure } from './openai-shared.js'
+import { openaiClient } from './openai-shared.js'
 import { soundOnly, speechAudio } from './transcription-audio.js'
 
 export interface OpenAITranscriptionOptions extends HttpOptions {
@@ -33,9 +33,8 @@ const MIME: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', flac
  * (they refuse `verbose_json` with a 400), so their word times are ESTIMATED over the audio's speech span.
  */
 export function openaiTranscriptionProvider(opts: OpenAITranscriptionOptions = {}): AiProviderPlugin<'transcription'> {
-  const base = openaiBase(opts.baseUrl)
+  const { post } = openaiClient(opts)
   const maxBytes = opts.maxUploadBytes ?? 26_214_400 - 64 * 1024
-  const redact = keyRedactor(opts.apiKey)
   return defineAiProvider({
     kind: 'ai',
     name: 'openai-transcription',
@@ -64,11 +63,8 @@ export function openaiTranscriptionProvider(opts: OpenAITranscriptionOptions = {
         form.set('response_format', verbose ? 'verbose_json' : 'json')
         if (verbose) form.append('timestamp_granularities[]', 'word')
         if (req.language) form.set('language', req.language.toLowerCase().split(/[-_]/)[0]!)
-        const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}
         // Transcribing an hour takes minutes upstream: a longer wait than other requests by default.
-        const http = { ...opts, timeoutMs: opts.timeoutMs ?? 300_000 }
-        const res = await providerRequest('openai', `${base}/v1/audio/transcriptions`, { method: 'POST', headers, body: form, signal }, http)
-        if (res.status !== 200) throw openaiFailure(res, redact)
+        const res = await post('/v1/audio/transcriptions', form, signal, { ...opts, timeoutMs: opts.timeoutMs ?? 300_000 })
         const json = safeJson(res.body) as Verbose | undefined
         if (typeof json?.text !== 'string') throw upstreamError('openai', res, 'the answer holds no transcription text')
         const text = json.text.trim()

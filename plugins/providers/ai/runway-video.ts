@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { type AiProviderPlugin, defineAiProvider, RenderError } from '../../../core/index.js'
 import { type HttpOptions, type HttpResponse, moderated, providerRequest, upstreamError, keyRedactor } from '../http.js'
 import { safeJson } from '../openai.js'
-import { conformClip, evenSize, imageDataUri, nearestRatio, type PublishImage, pollTask } from './video-clip.js'
+import { checkVideoRequest, conformClip, imageDataUri, nearestRatio, type PublishImage, pollTask } from './video-clip.js'
 
 export interface RunwayVideoOptions extends HttpOptions {
   /** A Runway API secret (`RUNWAYML_API_SECRET`), sent as `Authorization: Bearer`. */
@@ -51,8 +51,7 @@ export function runwayVideoProvider(opts: RunwayVideoOptions): AiProviderPlugin<
     task: 'video',
     models: ['gen4_turbo', 'gen4.5'],
     async run(req, { signal, workDir }) {
-      evenSize(req, 'runway')
-      if (!req.image && !req.prompt) throw new RenderError('E_PROVIDER_FAILED', 'runway: a video needs a prompt or a start image')
+      checkVideoRequest(req, 'runway')
       const model = req.image
         ? req.model === 'gen4.5' || req.model === 'gen4_turbo'
           ? req.model

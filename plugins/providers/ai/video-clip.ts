@@ -18,6 +18,12 @@ export function evenSize(req: Size, vendor: string): Size {
   return req
 }
 
+/** What a vendor needs before any call: an even size, and a prompt or a start image to make the video from. */
+export function checkVideoRequest(req: Size & { prompt?: string; image?: string }, vendor: string): void {
+  evenSize(req, vendor)
+  if (!req.image && !req.prompt) throw new RenderError('E_PROVIDER_FAILED', `${vendor}: a video needs a prompt or a start image`)
+}
+
 /** The vendor ratio (`1280:720`, `16:9`) nearest the requested aspect. */
 export function nearestRatio(ratios: readonly string[], want: Size): string {
   const sizes = ratios.map((r) => {
