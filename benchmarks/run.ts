@@ -1,4 +1,5 @@
-// `npm run bench`: reelforge against a hand-written ffmpeg filtergraph on the same slideshow, in one run.
+// `npm run bench`: reelforge against a hand-written ffmpeg filtergraph on the same slideshow, the mixed 1080p
+// minute with CPU-seconds per output minute, and the segment scaling table (`npm run bench -- segments` alone).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -76,4 +77,8 @@ if (!only || only === 'mixed' || only === 'mixed-60s') {
   await timed("worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway's life)", await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise')
   const ten = await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min')
   console.log(`  peak RSS 10 min / 60 s: ${(ten / one).toFixed(2)} (flat means ≤ 1.10)`)
+}
+if (!only || only === 'segments') {
+  console.log('\nsegment scaling (benchmarks/segments.ts)')
+  await import('./segments.js')
 }
