@@ -37,7 +37,8 @@ export function openApiDocument(routes: readonly RouteSpec[], info: { version: s
       const body = spec.schema
         ? json(ref(spec.schema, `${Id}Response`, status), examples?.responses?.[Number(status)])
         : spec.content
-          ? { content: { [spec.content]: { schema: { type: 'string', format: 'binary' } } } }
+          ? // A text stream (Server-Sent Events) is a string; files and images are bytes.
+            { content: { [spec.content]: { schema: spec.content.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } } } }
           : {}
       return [status, { description: spec.description, ...body }]
     })

@@ -93,7 +93,8 @@ export function renderRoutes(d: RenderRouteDeps) {
         '`text/event-stream`: an `update` event with the render record now and at each change of status, stage or ' +
         'progress (to the percent), then a `done` event with the final record (COMPLETE or FAILED), and the stream ends. ' +
         'A comment line every 15 s keeps proxies from closing a quiet stream.',
-      responses: { 200: { description: 'the events (each `data:` is a render record)', schema: RenderStatusSchema }, ...errors(404) },
+      // Text, not one JSON body: generated clients must not parse it as JSON; each `data:` line is a RenderStatus.
+      responses: { 200: { description: 'the events (each `data:` is a RenderStatus record)', content: 'text/event-stream' }, ...errors(404) },
       handler: async (event, principal) => {
         await findRender(d, principal, id(event)) // a 404 before the stream opens
         return eventStream(renderEvents(d, principal, id(event), event.req.signal))
@@ -108,7 +109,7 @@ export function renderRoutes(d: RenderRouteDeps) {
         'The edit (`timeline`, `output`, `merge`) is checked as `POST /v1/render` would, then the frame at `time` (seconds, ' +
         'default 0) is drawn at the output size and answered as `image/png`. Rate-limited per key.',
       body: v.looseObject({ ...EditSchema.entries, time: v.optional(v.number()) }),
-      responses: { 200: { description: 'image/png' }, ...errors(400, 413, 415, 422, 429) },
+      responses: { 200: { description: 'the frame', content: 'image/png' }, ...errors(400, 413, 415, 422, 429) },
       handler: async (event, principal) => {
         const png = await renderFrame(d, principal, await readJson(event, d.config.limits.bodyBytes))
         return new Response(new Uint8Array(png), { headers: { 'content-type': 'image/png', 'cache-control': 'no-store' } })

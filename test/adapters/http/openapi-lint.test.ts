@@ -97,6 +97,12 @@ shape('no `default` keyword (generators would type the field as always present);
   assert.equal(doc.components.schemas.Edit.required, ['timeline'])
   assert.match(doc.components.schemas.Output.properties.format.description, /Default: `"mp4"`/)
 })
+shape('non-JSON answers say their media type: the events stream is SSE, a frame is PNG bytes', () => {
+  // A generator reading application/json here would parse a stream or an image as JSON.
+  const media = (what: string) => operations.find((o) => o.what === what)!.op.responses['200'].content
+  assert.equal(media('get /v1/render/{id}/events'), { 'text/event-stream': { schema: { type: 'string' } } })
+  assert.equal(media('post /v1/render/frame'), { 'image/png': { schema: { type: 'string', format: 'binary' } } })
+})
 shape('the main operations have examples, and the license is the package’s', async () => {
   const example = (what: string, where: (op: any) => any) => Object.values(where(operations.find((o) => o.what === what)!.op)?.examples ?? {}) as any[]
   const json = (b: any) => b.content['application/json']
