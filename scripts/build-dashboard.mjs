@@ -1,5 +1,5 @@
-// Bundles the dashboard (adapters/dashboard/ui, Preact) into dist/dashboard: run at install time (`prepare`)
-// and by the set-up script, so the server never needs a CDN or a bundler at run time.
+// Bundles the dashboard (adapters/dashboard/ui, Preact) into dist/dashboard: run before packing (`prepack`, so
+// the package ships it) and by the set-up script in a checkout, so the server never needs a CDN or a bundler at run time.
 import { build } from 'esbuild'
 import { copyFile, mkdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'

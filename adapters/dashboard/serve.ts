@@ -18,7 +18,7 @@ const TYPES: Record<string, string> = {
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-/** `dist/dashboard`, built at install time — from a source checkout (tsx) or from the compiled package. */
+/** `dist/dashboard`, built before packing or by the set-up script — from a source checkout (tsx) or the compiled package. */
 export function dashboardDir(): string | undefined {
   for (const up of ['../../dist/dashboard', '../../dashboard']) {
     const dir = fileURLToPath(new URL(up, import.meta.url))

@@ -32,6 +32,14 @@ test('npm pack → npm install <tgz> in a clean folder: it renders, its bin runs
     (f) => !/^(dist\/|LICENSE$|README\.md$|CHANGELOG\.md$|package\.json$|scripts\/setup\.sh$)/.test(f) || /\.test\.|^dist\/test\//.test(f),
   )
   assert.equal(stray, [], 'sources, tests and benchmarks stay out of the package')
+  // The compiled modules' source maps would point at .ts files that are not shipped; only the dashboard bundle's
+  // maps ship (the page serves them), and they carry their sources inside (checked after the install).
+  const maps = files.filter((f) => f.endsWith('.map'))
+  assert.equal(
+    maps.filter((f) => !f.startsWith('dist/dashboard/')),
+    [],
+    'no source map pointing at absent sources',
+  )
 
   const app = join(dir, 'app')
   mkdirSync(app)
@@ -80,6 +88,21 @@ console.log(JSON.stringify({ frames: result.frames }))
   assert.is(run(join(app, 'node_modules/.bin/reelforge'), ['--version'], app).trim(), pkg.version)
   const bin = run(join(app, 'node_modules/.bin/reelforge'), ['validate', join(root, 'examples/hello.json')], app)
   assert.match(bin, /^valid: /)
+  // The installed bin renders, as a user's `npx reelforge render` would: a tiny edit (1 s, 320x180, 12 fps).
+  writeFileSync(
+    join(app, 'tiny.json'),
+    JSON.stringify({
+      timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'bin' }, start: 0, length: 1 }] }] },
+      output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 12 },
+    }),
+  )
+  run(join(app, 'node_modules/.bin/reelforge'), ['render', 'tiny.json', '-o', 'bin.mp4'], app)
+  const video = (await probe(join(app, 'bin.mp4'))).streams.find((s) => s.type === 'video')!
+  assert.equal([video.width, video.height, video.frames], [320, 180, 12], 'the bin wrote the edit: its size and every frame')
+  for (const name of maps) {
+    const map = JSON.parse(readFileSync(join(app, 'node_modules/reelforge', name), 'utf8'))
+    assert.is(map.sourcesContent?.length, map.sources.length, `${name} carries its own sources`)
+  }
   assert.ok(readdirSync(join(app, 'node_modules/reelforge')).includes('LICENSE'))
 })
 test.run()
