@@ -35,7 +35,9 @@ export async function previewCommand(argv: string[]): Promise<number> {
     for (const c of clients) c.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
   }
   let last: { event: string; data: object } | undefined
-  let current: { edit: Edit; video: string; baseDir: string; renderer: Compositor } | undefined
+  // The edit last loaded (frames draw from it at once, even while its video renders) and the last video made.
+  let loaded: { edit: Edit; baseDir: string; renderer: Compositor } | undefined
+  let video: string | undefined
   let version = 0
   let running: AbortController | undefined
 
@@ -46,10 +48,11 @@ export async function previewCommand(argv: string[]): Promise<number> {
     try {
       const { renderer, edits, file } = await loadEdits(positionals[0]!, options, 'preview.mp4')
       const edit = { ...edits[0]!.edit, output: { ...(edits[0]!.edit.output as object), format: 'mp4' } } as Edit
-      const video = join(work, `render-${v}.mp4`)
+      if (v === version) loaded = { edit, baseDir: dirname(file), renderer }
+      const out = join(work, `render-${v}.mp4`)
       const onProgress = (p: { progress: number }) => send('rendering', { progress: p.progress })
-      const result = await renderer.render(edit, { out: video, baseDir: dirname(file), signal: controller.signal, onProgress })
-      current = { edit, video, baseDir: dirname(file), renderer }
+      const result = await renderer.render(edit, { out, baseDir: dirname(file), signal: controller.signal, onProgress })
+      video = out
       last = { event: 'rendered', data: { version: v, name: basename(file), duration: result.duration, renderMs: result.renderMs } }
     } catch (e) {
       if (controller.signal.aborted) return
@@ -70,16 +73,19 @@ export async function previewCommand(argv: string[]): Promise<number> {
         if (last) res.write(`event: ${last.event}\ndata: ${JSON.stringify(last.data)}\n\n`)
         return
       }
-      if (!current) return void res.writeHead(503, { 'content-type': 'text/plain' }).end('not rendered yet')
       if (url.pathname === '/video') {
-        const { size } = await stat(current.video)
+        if (!video) return void res.writeHead(503, { 'content-type': 'text/plain' }).end('not rendered yet')
+        const { size } = await stat(video)
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': size, 'cache-control': 'no-store' })
-        return void createReadStream(current.video).pipe(res)
+        return void createReadStream(video).pipe(res)
       }
-      if (url.pathname === '/frame')
+      // A frame is its own still render: it needs the edit loaded, not the video (scrubbing works while it renders).
+      if (url.pathname === '/frame') {
+        if (!loaded) return void res.writeHead(503, { 'content-type': 'text/plain' }).end('no edit loaded yet')
         return void res
           .writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' })
-          .end(await frameAt(current, Number(url.searchParams.get('t') ?? 0)))
+          .end(await frameAt(loaded, Number(url.searchParams.get('t') ?? 0)))
+      }
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
     } catch (e) {
       res.writeHead(422, { 'content-type': 'text/plain' }).end(e instanceof Error ? e.message : String(e))
@@ -99,7 +105,7 @@ export async function previewCommand(argv: string[]): Promise<number> {
   await render()
   return new Promise<number>(() => {}) // serves until the process is stopped
 
-  async function frameAt(c: NonNullable<typeof current>, t: number): Promise<Buffer> {
+  async function frameAt(c: NonNullable<typeof loaded>, t: number): Promise<Buffer> {
     if (!(t >= 0)) throw new UsageError(`t must be seconds, not ${t}`)
     const out = join(work, `frame-${Date.now()}-${Math.random().toString(36).slice(2)}.png`)
     await c.renderer.render(frameEdit(c.edit, t), { out, baseDir: c.baseDir })

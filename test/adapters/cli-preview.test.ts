@@ -77,4 +77,36 @@ test('the page, the render, a frame from the scrubber, and a new render when the
     child.kill('SIGTERM')
   }
 })
+test('a frame answers while the first render is still running: it is its own still, not the video', async () => {
+  // A minute that moves (every frame drawn): its render outlasts the frame's by far.
+  const long = edit('#0000ff')
+  long.timeline.tracks[0]!.clips[0]!.length = 60
+  Object.assign(long.timeline.tracks[0]!.clips[0]!, { effect: 'zoomIn' })
+  const file = join(dir, 'long.json')
+  writeFileSync(file, JSON.stringify(long))
+  const child = spawn('node_modules/.bin/tsx', ['adapters/cli/main.ts', 'preview', file, '--port', '0'], { cwd: root })
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        const m = /preview: (http:\/\/\S+)/.exec(out)
+        if (m) resolve(m[1]!)
+      })
+      child.on('exit', (code) => reject(new Error(`preview exited ${code}`)))
+    })
+    const reader = (await fetch(`${url}events`)).body!.getReader()
+    await next(reader, 'rendering', { text: '' }) // the edit is loaded and its video under way
+    const frame = await fetch(`${url}frame?t=1.5`)
+    assert.equal([frame.status, frame.headers.get('content-type')], [200, 'image/png'], await frame.clone().text())
+    const png = join(dir, 'early.png')
+    writeFileSync(png, Buffer.from(await frame.arrayBuffer()))
+    assert.ok(near(mean(await decodeFrames(png, 512, 288), 0, 160, 96, 352, 192), [255, 0, 0]), 'the frame at 1.5 s: the red shape')
+    const video = await fetch(`${url}video`)
+    assert.is(video.status, 503, 'the video was not rendered yet when the frame came')
+    await reader.cancel()
+  } finally {
+    child.kill('SIGTERM')
+  }
+})
 test.run()

@@ -5,16 +5,21 @@ import * as assert from 'uvu/assert'
 import Database from 'better-sqlite3'
 import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
-import { api, createKey, freePort, serve, stop, waitStatus } from '../helpers/serve-child.js'
+import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 
 const e2e = suite('reelforge serve (a real socket, a child process)')
-e2e('key from the CLI, submit, poll until COMPLETE, download, ffprobe', async () => {
+e2e('key from the CLI, the dashboard address printed, submit, poll until COMPLETE, download, ffprobe', async () => {
   const data = tempDir('reelforge-e2e-')
   const key = createKey(data)
   assert.match(key, /^rf_live_[A-Za-z0-9]{40}$/)
   const port = await freePort()
-  const server = await serve(data, port)
+  // Started by hand (not serve()) to read what it prints: a user learns the dashboard's address from it.
+  const { child: server, log } = await startCli(['serve', '--port', String(port), '--data', data], { REELFORGE_LEASE_MS: '1500' }, /^dashboard: \S+\n/m, 10_000)
   try {
+    const printed = log().match(/^dashboard: (\S+)\n/m)![1]!
+    assert.is(printed, `http://127.0.0.1:${port}/dashboard`)
+    const page = await fetch(printed)
+    assert.equal([page.status, page.headers.get('content-type')], [200, 'text/html; charset=utf-8'], 'the printed address opens the dashboard')
     const q = await api(port, key, 'POST', '/v1/render', {
       timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'e2e' }, start: 0, length: 2 }] }] },
       output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
