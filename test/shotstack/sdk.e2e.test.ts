@@ -89,6 +89,13 @@ test('the SDK saves a template, renders it with merge and reads the merged edit 
   const id = created.response.id
   const listed = await edit.getTemplates()
   assert.ok(listed.response.templates.some((t: any) => t.id === id && t.name === 'menu'))
+  // Updating through the SDK's putTemplate: the list and the edit read back show the change.
+  template.setName('menu v2')
+  e.getTimeline().setBackground('#102030')
+  const updated = await edit.putTemplate(id, template)
+  assert.equal([updated.success, updated.response.id], [true, id])
+  assert.ok((await edit.getTemplates()).response.templates.some((t: any) => t.id === id && t.name === 'menu v2'))
+  assert.is((await raw(`/edit/v1/templates/${id}`)).response.template.timeline.background, '#102030')
   // The SDK cannot read an edit back (0.2.9 finds several `Asset` models matching an image asset and throws,
   // client side, against Shotstack too): those reads go over plain HTTP with the same header.
   assert.is((await raw(`/edit/v1/templates/${id}`)).response.template.timeline.tracks[0].clips[0].length, '{{ LENGTH }}')

@@ -30,16 +30,24 @@ export function mountShotstack(app: H3, d: ShotstackDeps): void {
       const paths = [`/${r.api}/${env}${r.path}`, ...(r.api === 'edit' && env === 'stage' ? [`/stage${r.path}`] : [])]
       for (const path of paths) app[r.method](path, guarded(r, env, d))
     }
+  // Any other path or method under this surface is Shotstack's 404 (its shape, not /v1's `{ error: { code } }`);
+  // the router tries these wildcards only after every route above.
+  for (const base of ['/edit/v1', '/edit/stage', '/stage', '/serve/v1', '/serve/stage', '/ingest/v1', '/ingest/stage'])
+    app.all(`${base}/**`, (event) => {
+      const shape = base.startsWith('/ingest') ? ingestFailure : failure
+      return shape(404, `no route ${event.req.method} ${new URL(event.req.url).pathname}`)
+    })
 }
 
 function guarded(r: ShotstackRoute, env: ShotstackEnv, d: ShotstackDeps) {
+  const shape = r.api === 'ingest' ? ingestFailure : failure
   return async (event: H3Event): Promise<Response> => {
     try {
-      const caller = await shotstackCaller(event, d.keys, env)
+      const caller = await shotstackCaller(event, d.keys, env, shape)
       if (caller instanceof Response) return caller
       return await r.handler(event, caller, env)
     } catch (e) {
-      return toFailure(e, `${r.method.toUpperCase()} ${new URL(event.req.url).pathname}`, r.api === 'ingest' ? ingestFailure : failure)
+      return toFailure(e, `${r.method.toUpperCase()} ${new URL(event.req.url).pathname}`, shape)
     }
   }
 }

@@ -129,6 +129,16 @@ submit("Shotstack's own paths are aliases", async () => {
     assert.is((await svc.call('GET', `${prefix}/render/${r.body.jobId}`)).body.id, r.body.jobId)
   }
 })
+submit("without --shotstack none of Shotstack's own surface answers, and the aliases take Bearer only", async () => {
+  for (const path of ['/edit/v1/templates', '/edit/v1/probe/x', '/serve/v1/assets/x', '/ingest/v1/sources']) {
+    const r = await svc.call('GET', path, { key: null, headers: { 'x-api-key': svc.live } })
+    assert.equal([r.status, r.body.error?.code], [404, 'E_NOT_FOUND'], path)
+  }
+  const before = await count()
+  const r = await svc.call('POST', '/edit/v1/render', { key: null, headers: { 'x-api-key': svc.live }, body: titleEdit() })
+  assert.equal([r.status, r.body.error?.code], [401, 'E_UNAUTHORIZED'])
+  assert.is(await count(), before, 'nothing queued')
+})
 submit.run()
 
 // ── Reading and isolation ───────────────────────────────────────────────────────────────────
