@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultConfig, yAxisFrom } from '../../service/config.js'
+import { defaultConfig } from '../../service/config.js'
 import { startServer } from '../http/serve.js'
 import { redact } from '../../service/redact.js'
 
@@ -35,6 +35,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.log(USAGE)
     return 0
   }
+  const axis = values['y-axis']
+  if (axis !== undefined && axis !== 'down' && axis !== 'up') {
+    console.error(`--y-axis must be down or up, not ${axis}\n${USAGE}`)
+    return 64
+  }
   const config = defaultConfig({
     port: values.port !== undefined ? Number(values.port) : Number(process.env.PORT ?? 3000),
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
@@ -55,7 +60,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
         }
       : {}),
     segments: Number(values.segments ?? process.env.REELFORGE_SEGMENTS ?? 1),
-    ...(values['y-axis'] !== undefined ? { yAxis: yAxisFrom('--y-axis', values['y-axis']) } : {}),
+    ...(axis !== undefined ? { yAxis: axis } : {}),
     ...(values.shotstack ? { shotstack: true } : {}),
   })
   const segmentsOk = Number.isInteger(config.segments) && config.segments! >= 1 && config.segments! <= 64
