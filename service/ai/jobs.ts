@@ -49,13 +49,9 @@ export class AiJobs {
     const slot = this.d.limiter.take(p.keyId, model)
     if (!slot.ok) {
       const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
-      throw new ServiceError(
-        'E_RATE_LIMITED',
-        `rate limit for ${model} reached (${this.d.config.rateLimits[model]} per minute per key); retry in ${seconds} s`,
-        {
-          retryAfter: seconds,
-        },
-      )
+      throw new ServiceError('E_RATE_LIMITED', `rate limit for ${model} reached (${this.d.limiter.limitOf(model)} per minute per key); retry in ${seconds} s`, {
+        retryAfter: seconds,
+      })
     }
     const { callback, ...request } = input
     const id = await this.d.store.create(p, kind, model, request, callback)
