@@ -18,7 +18,16 @@ export function aiForRender(d: AiJobDeps): AiRunner {
   return (async (task, ask, ctx) => {
     const owner = ctx.owner as (Principal & { jobId?: string }) | undefined
     if (!owner) throw new RenderError('E_PROVIDER_FAILED', `${ctx.path}: AI assets need an account`, { path: ctx.path })
-    const fail = (message: string) => new RenderError('E_PROVIDER_FAILED', `${ctx.path}: ${message}`, { path: ctx.path })
+    // The clip's failure in public words, keeping what the engine's error said it was: a time-out stays a time-out
+    // (504 where an API call asked) and a content refusal stays `moderated` (422), not a plain vendor failure (502).
+    const fail = (message: string, cause?: unknown) => {
+      const timeout = cause instanceof RenderError && cause.code === 'E_PROVIDER_TIMEOUT'
+      const moderated = cause instanceof RenderError && cause.data?.moderated === true
+      return new RenderError(timeout ? 'E_PROVIDER_TIMEOUT' : 'E_PROVIDER_FAILED', `${ctx.path}: ${message}`, {
+        path: ctx.path,
+        ...(moderated && { moderated }),
+      })
+    }
     // As a job would get, except that a live key without a vendor for the task gets the free stand-in (the render
     // goes on, with a warning from the asset) instead of a 422 that would fail a whole render for one clip.
     const { provider, model } = chooseProvider(d.providers, owner, task, undefined, { standIn: true })
@@ -44,7 +53,7 @@ export function aiForRender(d: AiJobDeps): AiRunner {
         return { outcome: { key, words: 'words' in out ? out.words : undefined, duration: 'duration' in out ? out.duration : undefined }, value: { out, key } }
       },
     )
-    if (!ran.ok) throw ran.error instanceof RenderError && ran.error.code === 'E_CANCELLED' ? ran.error : fail(ran.message)
+    if (!ran.ok) throw ran.error instanceof RenderError && ran.error.code === 'E_CANCELLED' ? ran.error : fail(ran.message, ran.error)
     // Read back once stored and charged: the render draws the stored file, as any later render of its URL would.
     // A storage fault reads back as the clip's provider failure, in public words (no storage paths).
     const readBack = (key: string) =>

@@ -38,7 +38,9 @@ export async function writeStoryboard(runAi: AiRunner, p: Principal, body: unkno
   try {
     return { input, board: await storyboard(input, write) }
   } catch (e) {
-    // Credits (402), rate limits (429) and a vendor's failure (502) say so themselves; an unusable script does not.
+    // Credits (402), rate limits (429), a vendor's failure (502) or time-out (504) say so themselves; a content
+    // refusal is the caller's to fix (422, as for images); an unusable script says nothing by itself.
+    if (e instanceof RenderError && e.data?.moderated) throw new ServiceError('E_CONTENT_MODERATED', e.message)
     if (e instanceof ServiceError || e instanceof RenderError) throw e
     throw new ServiceError('E_LIMIT_EXCEEDED', `the script could not be used: ${(e as Error).message}`)
   }

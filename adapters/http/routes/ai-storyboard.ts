@@ -38,7 +38,7 @@ export function storyboardRoutes(d: StoryboardRouteDeps) {
       responses: {
         200: { description: 'the storyboard', schema: StoryboardAnswerSchema },
         201: { description: 'the storyboard, its render queued', schema: StoryboardAnswerSchema },
-        ...errors(400, 402, 413, 415, 422, 429, 502),
+        ...errors(400, 402, 413, 415, 422, 429, 502, 504),
       },
       handler: async (event, principal) => {
         const { input, board } = await writeStoryboard(d.aiRunner, principal, await readJson(event, d.config.limits.bodyBytes))

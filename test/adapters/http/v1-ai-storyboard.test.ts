@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { probe } from '../../../core/index.js'
 import { aiProvidersFromConfig } from '../../../plugins/index.js'
-import { fakeOpenAIChat } from '../../helpers/fakes/openai-chat.js'
+import { chatAnswers, fakeOpenAIChat } from '../../helpers/fakes/openai-chat.js'
 import { tempDir } from '../../helpers/media.js'
 import { testService } from '../../helpers/service.js'
 
@@ -58,6 +58,26 @@ test("a live key's script comes from the configured text model, charged as a tex
     const text = (await svc.call('GET', '/v1/ai/text')).body.jobs
     assert.equal([text.length, text[0].provider, text[0].credits_used], [1, 'openai-text', 1])
     assert.is((await svc.call('GET', '/v1/wallet')).body.balance, before - 1)
+    assert.is((await svc.call('GET', '/v1/render')).body.renders.length, 0, 'nothing rendered')
+  } finally {
+    await svc.close()
+    await openai.close()
+  }
+})
+
+test("the text vendor's content refusal is a 422 saying so (not a 502), and costs nothing", async () => {
+  const openai = await fakeOpenAIChat()
+  const svc = await testService({ overrides: { aiProviders: aiProvidersFromConfig({ OPENAI_API_KEY: 'sk-test', OPENAI_TEXT_BASE_URL: openai.url }) } })
+  try {
+    const before = (await svc.call('GET', '/v1/wallet')).body
+    openai.push(chatAnswers.policyViolation())
+    const r = await svc.call('POST', '/v1/ai/storyboard', { body: { prompt: 'something forbidden', render: true } })
+    assert.is(r.status, 422, JSON.stringify(r.body))
+    assert.is(r.body.error.code, 'E_CONTENT_MODERATED')
+    assert.match(r.body.error.message, /content policy|safety system/)
+    assert.not.match(r.body.error.message, /sk-test/)
+    const after = (await svc.call('GET', '/v1/wallet')).body
+    assert.equal([after.balance, after.held], [before.balance, 0], 'refused: nothing charged or held')
     assert.is((await svc.call('GET', '/v1/render')).body.renders.length, 0, 'nothing rendered')
   } finally {
     await svc.close()
