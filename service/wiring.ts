@@ -9,7 +9,8 @@ import { Idempotency } from './accounts/idempotency.js'
 import { KeyStore } from './accounts/keys.js'
 import { RateLimiter } from './accounts/rate-limit.js'
 import type { Billing } from './billing/billing.js'
-import { DEFAULT_PRICING, type Pricing } from './billing/pricing.js'
+import type { Pricing } from './billing/pricing.js'
+import { pricingFromConfig } from './billing/pricing-config.js'
 import { Wallet } from './billing/wallet.js'
 import { systemClock, type Clock } from './clock.js'
 import { instancePerContainerCachingFactory, Lifecycle, type DependencyContainer } from './di.js'
@@ -85,7 +86,8 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(TOKENS.Db, { useValue: db })
   c.register(TOKENS.Storage, { useValue: o.storage ?? storageFor(config) })
   c.register(TOKENS.Clock, { useValue: o.clock ?? systemClock })
-  c.register(TOKENS.Pricing, { useValue: o.pricing ?? DEFAULT_PRICING })
+  // The defaults, or the `pricing` of the REELFORGE_CONFIG file (a bad one stops the start here, naming the field).
+  c.register(TOKENS.Pricing, { useValue: o.pricing ?? pricingFromConfig() })
   c.register(TOKENS.Sender, { useValue: o.sender ?? httpSender({ network: config.network }) })
   c.register(TOKENS.Providers, { useValue: o.providers ?? providersFromConfig() })
   c.register(

@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { openServiceDatabase, parseDatabaseCommand } from './database-args.js'
 import { KeyStore } from '../../service/accounts/keys.js'
-import { DEFAULT_PRICING } from '../../service/billing/pricing.js'
+import { pricingFromConfig } from '../../service/billing/pricing-config.js'
 import { Wallet } from '../../service/billing/wallet.js'
 
 const USAGE = `usage:
@@ -27,7 +27,7 @@ export async function walletCommand(argv: string[]): Promise<number> {
       console.error(values.key && !account ? 'unknown or revoked key' : USAGE)
       return 64
     }
-    const wallet = new Wallet(db, DEFAULT_PRICING)
+    const wallet = new Wallet(db, pricingFromConfig())
     if (action === 'deposit') {
       const amount = Number(positionals[0])
       if (!(amount > 0)) {

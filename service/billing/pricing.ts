@@ -1,6 +1,6 @@
 import type { AiTask, Size } from '../../core/index.js'
 
-/** Credits per unit of work: one table, configurable (`createService(config, { pricing })`). */
+/** Credits per unit of work: one table, configurable (`createService(config, { pricing })`, or REELFORGE_CONFIG: pricing-config.ts). */
 export interface Pricing {
   /** Credits per generated image, by model. */
   images: Record<string, number>
