@@ -112,4 +112,15 @@ openai('errors: 401 never echoes the key; 429 waits retry-after; 5xx retried; 41
   )
   await fake.close()
 })
+openai('a content refusal (HTTP 400 content_policy_violation) is a moderation refusal, not retried', async () => {
+  const fake = await fakeOpenAITranscription({ speech: truth })
+  fake.push(transcriptionAnswers.policyViolation())
+  const e = await fails(
+    openaiTranscriptionProvider({ apiKey: 'sk-test', baseUrl: fake.url, retries: 2 }).run(req(), ctx),
+    /content moderation \(.*safety system/,
+  )
+  assert.is(e.data?.moderated, true, 'moderated: the job says the content policy refused it (422 where one is answered)')
+  assert.is(fake.requests.length, 1, 'a refusal is final')
+  await fake.close()
+})
 openai.run()

@@ -123,6 +123,23 @@ runway('FAILED: SAFETY codes are moderation refusals, others carry the reason', 
     await fake.close()
   }
 })
+runway('a refusal at create (HTTP 400) is moderation, final, no task polled; a key the vendor quotes is masked', async () => {
+  const fake = await fakeRunway()
+  const p = runwayVideoProvider({ apiKey: 'key_test_runway', baseUrl: fake.url, ...fast })
+  fake.push({ status: 400, json: { error: 'Your prompt was flagged by our content moderation system.' } })
+  const e = await fails(p.run(req(), ctx), 'E_PROVIDER_FAILED', /runway: refused by the provider's content moderation \(Your prompt was flagged/)
+  assert.is(e.data?.moderated, true)
+  assert.equal(
+    fake.requests.map((r) => r.method),
+    ['POST'],
+    'not retried, nothing polled',
+  )
+  fake.push({ status: 400, json: { error: 'Request signed with key_test_runway is not allowed to use gen4.5' } })
+  const echoed = await fails(p.run(req(), ctx), 'E_PROVIDER_FAILED', /is not allowed to use gen4\.5/)
+  assert.not.match(JSON.stringify([echoed.message, echoed.data]), /key_test_runway/)
+  assert.match(echoed.message, /\*\*\*/)
+  await fake.close()
+})
 runway('a task that never finishes times out and is cancelled upstream; an abort cancels too', async () => {
   const fake = await fakeRunway({ pendingPolls: Infinity })
   const p = runwayVideoProvider({ apiKey: 'key_test_runway', baseUrl: fake.url, pollIntervalMs: 5, maxWaitMs: 150 })
@@ -184,8 +201,10 @@ luma('401 never echoes the key; 429 and 5xx are retried; failures map to moderat
     /API key was rejected \(HTTP 401\)/,
   )
   assert.not.match(e.message, /wrong-secret/)
-  fake.push({ status: 429, json: { detail: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } }, { status: 500, json: { detail: 'Internal error' } })
+  fake.push({ status: 429, json: { detail: 'Rate limit exceeded' }, headers: { 'retry-after': '1' } }, { status: 500, json: { detail: 'Internal error' } })
+  const t0 = Date.now()
   await lumaVideoProvider({ apiKey: 'luma-test-key', baseUrl: fake.url, ...fast }).run(req(), ctx)
+  assert.ok(Date.now() - t0 >= 1000, `retry-after: 1 honoured (${Date.now() - t0} ms)`)
   assert.equal(
     fake.requests.slice(1, 4).map((r) => r.method),
     ['POST', 'POST', 'POST'],

@@ -20,7 +20,8 @@ const INSTALL = 'apt-get install pocketsphinx pocketsphinx-en-us'
  * recognizers we know, vosk and the whisper.cpp builds, ship without a model and fetch one). Free, offline and
  * fast (about 0.2× real time on one core); its word times are good (median 13 ms, 90% within 40–60 ms of
  * espeak-ng's own), but its words are not: about one in three is wrong on clean read speech (37% WER on
- * LibriVox; 31–36% on espeak-ng's Klatt voice at 175 wpm, 59% at 165, 76–92% on espeak's default voices).
+ * LibriVox; 31–36% on espeak-ng's Klatt voice at 175 wpm, 59% at 165, 76–92% on espeak's default voices — en-us+f3
+ * 76% and +m3 84% on the test's sentences, which it prints).
  * English only; words come lower case and unpunctuated. A Whisper provider is the one for captions people read.
  */
 export function pocketsphinxTranscriptionProvider(opts: PocketsphinxOptions = {}): AiProviderPlugin<'transcription'> {
