@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Browser, Page } from 'playwright-core'
@@ -10,6 +10,7 @@ import { launchBrowser, listen, SCREENSHOTS } from '../helpers/browser.js'
 import { tempDir } from '../helpers/media.js'
 import { startPythonServer } from '../helpers/python-http.js'
 import { startReceiver } from '../helpers/receiver.js'
+import { espeakSpeech } from '../helpers/transcription.js'
 import { testService, type TestService } from '../helpers/service.js'
 
 // The dashboard in Debian's Chromium against a real server: real renders, real webhook deliveries; the
@@ -498,6 +499,68 @@ test('AI page: a sandbox key writes a script, then speaks a line and plays it wi
   assert.equal(await unlabelledControls(page), [])
   await shot(page, 'ai-speech')
   await page.close()
+})
+
+test('AI page: a transcription with its subtitles, a sandbox video that plays, an image upscaled ×2', async () => {
+  // Files on an ordinary web host (Python's http.server) for the kinds that take a URL.
+  const served = tempDir('reelforge-ai-served-')
+  const talk = await espeakSpeech(served, 'talk', 'Seven boats sailed out of the harbour', 'en-us+klatt', 175)
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i color=c=0x3449c9:s=64x48 -frames:v 1 ${join(served, 'small.png')}`)
+  const host = await startPythonServer(served)
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const key = ctx.svc.sandbox
+  const kind = (name: string) => page.getByRole('navigation', { name: 'AI kind' }).getByRole('link', { name }).click()
+  const finished = async (k: string) => {
+    const card = page.locator('.ai-result[data-status="complete"]')
+    await card.waitFor({ timeout: 90_000 })
+    return { card, job: (await ctx.svc.call('GET', `/v1/ai/${k}/${await card.getAttribute('data-job')}`, { key })).body }
+  }
+  try {
+    await signIn(page, key)
+    await go(page, 'AI')
+
+    // Transcription (PocketSphinx): the heard text, its timed words and the SRT/WebVTT links of the job.
+    await kind('Transcription')
+    await page.getByLabel('Audio or video URL').fill(`${host.url}/${basename(talk.path)}`)
+    await page.getByRole('button', { name: 'Transcribe', exact: true }).click()
+    const heard = await finished('transcription')
+    assert.ok(heard.job.words.length > 0, 'words were heard')
+    assert.is(await heard.card.locator('.ai-words li').count(), heard.job.words.length)
+    const links = await heard.card.getByRole('link').evaluateAll((as) => as.map((a) => [a.textContent, (a as HTMLAnchorElement).href]))
+    assert.equal(links, [
+      ['SRT', heard.job.files.srt],
+      ['VTT', heard.job.files.vtt],
+    ])
+
+    // Video (the sandbox's moving picture): a <video> of the job's file that the browser loads at its length.
+    await kind('Video')
+    await page.getByLabel('Prompt').fill('waves at dusk')
+    await page.getByLabel('Duration (seconds)').fill('1')
+    await page.getByRole('button', { name: 'Generate video' }).click()
+    const made = await finished('video')
+    const video = made.card.locator('video')
+    assert.is(await video.getAttribute('src'), made.job.url)
+    await page.waitForFunction(() => ((document.querySelector('.ai-result video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1, undefined, {
+      timeout: 20_000,
+    })
+    assert.ok(Math.abs((await video.evaluate((v: HTMLVideoElement) => v.duration)) - 1) < 0.1, 'the clip lasts the second asked for')
+
+    // Upscale (ffmpeg): the result is shown as an image twice the source's size.
+    await kind('Upscale')
+    await page.getByLabel('Image or video URL').fill(`${host.url}/small.png`)
+    await page.getByLabel('Size').selectOption('×2')
+    await page.getByRole('button', { name: 'Upscale', exact: true }).click()
+    const big = await finished('upscale')
+    const img = big.card.locator('img')
+    assert.is(await img.getAttribute('src'), big.job.url)
+    await page.waitForFunction(() => (document.querySelector('.ai-result img') as HTMLImageElement | null)?.complete === true)
+    assert.equal(await img.evaluate((i: HTMLImageElement) => [i.naturalWidth, i.naturalHeight]), [128, 96])
+    assert.equal(await unlabelledControls(page), [])
+    await shot(page, 'ai-upscale')
+  } finally {
+    await page.close()
+    await host.close()
+  }
 })
 
 test('media: upload an image and a video, import from a URL, a failed import, use in playground, delete', async () => {
