@@ -44,7 +44,7 @@ export interface ServiceConfig {
   limits: Limits
   /** Renderer cache directory (downloads). */
   cacheDir: string
-  /** AI image requests per minute, per key and model. */
+  /** AI requests per minute (images, AI jobs, frame previews), per key and model: DEFAULT_RATE_LIMITS plus these. */
   rateLimits: RateLimits
   /**
    * SSRF guard for asset, font, callback and webhook URLs: private, loopback, link-local and metadata
@@ -91,8 +91,12 @@ export interface ServiceConfig {
 export interface SourceLimits {
   /** Bytes of hosted sources per account (env `REELFORGE_SOURCE_QUOTA_BYTES`; default 10 GiB). */
   quotaBytes: number
-  /** The largest single file (default 1 GiB, as render downloads). */
+  /** The largest single file (env `REELFORGE_SOURCE_MAX_BYTES`; default 1 GiB, as render downloads). */
   maxFileBytes: number
+  /** How long an upload URL stays usable (default 3600). */
+  uploadTtlSeconds?: number
+  /** With S3 storage: how often this process looks in the bucket for uploads sent to their presigned URL (default 2000). */
+  uploadPollMs?: number
   /** Imports at a time in this process. */
   imports: number
 }
@@ -150,7 +154,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
     sources: {
       quotaBytes: wholeNumber('REELFORGE_SOURCE_QUOTA_BYTES', process.env.REELFORGE_SOURCE_QUOTA_BYTES) || 10 * 1024 ** 3,
-      maxFileBytes: 1024 ** 3,
+      maxFileBytes: wholeNumber('REELFORGE_SOURCE_MAX_BYTES', process.env.REELFORGE_SOURCE_MAX_BYTES) || 1024 ** 3,
       imports: 2,
       ...overrides.sources,
     },

@@ -11,6 +11,7 @@ import { WorkPool } from '../work-pool.js'
 import type { Webhooks } from '../webhooks/events.js'
 import type { SourceRenditions } from './renditions.js'
 import { sniff } from './sniff.js'
+import { fetchStaged, StagedWatch, stagingKey } from './staged-upload.js'
 import type { Source, SourceStore } from './store.js'
 
 /** The public record of a source, as events carry it. */
@@ -38,18 +39,35 @@ export class SourceImporter {
     (id) => this.run(id),
   )
 
+  /** With S3 storage: looks for files sent to presigned upload URLs, to import them through the pool. */
+  private staged?: StagedWatch
+
   async start(): Promise<void> {
     this.pool.start()
     for (const id of await this.sources.unfinished()) this.enqueue(id)
+    if (!this.storage.presignPut) return
+    this.staged ??= new StagedWatch(this.sources, this.storage, (id) => this.enqueue(`${STAGED}${id}`))
+    this.staged.start(this.config.sources.uploadPollMs ?? 2000)
   }
 
   /** Waits for the imports under way; queued ones stay queued in the database for the next start. */
-  stop = (): Promise<void> => this.pool.stop()
+  stop = (): Promise<void> => (this.staged?.stop(), this.pool.stop())
+
+  /** Whether uploads go straight to the storage (S3: presigned URLs) rather than through this service. */
+  presigns = (): boolean => !!this.storage.presignPut
+  /** A presigned bucket URL for an upload's bytes (only when `presigns()`). */
+  presignUpload = (id: string, seconds: number): Promise<string> => this.storage.presignPut!(stagingKey(id), seconds)
+
   enqueue = (id: string): void => this.pool.enqueue(id)
   /** Resolves when nothing is queued or running (tests, shutdown). */
   idle = (): Promise<void> => this.pool.idle()
 
   private async run(id: string): Promise<void> {
+    // A staged upload seen in the bucket: whichever process claims it first imports it; the others skip it.
+    if (id.startsWith(STAGED)) {
+      const staged = await this.sources.byId(id.slice(STAGED.length))
+      return void (staged && (await this.sources.claimStaged(staged.id)) && (await this.finish(staged, this.importStaged(staged))))
+    }
     const source = await this.sources.byId(id)
     if (!source || (source.status !== 'queued' && source.status !== 'importing')) return
     // An upload that was being received when the process stopped cannot be resumed: its bytes are gone.
@@ -61,8 +79,11 @@ export class SourceImporter {
       this.inWorkDir(async (dir) => {
         const room = await this.room(source.accountId)
         const path = await fetchGuarded({ config: this.config }, url, { cacheDir: dir, maxBytes: room.maxBytes, timeoutMs: 10 * 60_000 }).catch((e) => {
-          // The loader names its own limit; say which one it was here.
-          throw room.byQuota && /limit/i.test(String(e?.message)) ? new Error(`${e.message} (the account's storage quota has ${room.left} bytes left)`) : e
+          // The loader names its own limit; say which setting it was here.
+          if (!/limit/i.test(String(e?.message))) throw e
+          throw new Error(
+            room.byQuota ? `${e.message} (the account's storage quota has ${room.left} bytes left)` : `${e.message} (the per-file limit sources.maxFileBytes)`,
+          )
         })
         await this.keep(id, path, url, basename(new URL(url).pathname))
       }),
@@ -74,6 +95,20 @@ export class SourceImporter {
     const name = source.filename ?? 'upload'
     await this.finish(source, typeof received === 'string' ? this.keep(source.id, received, name, name) : Promise.reject(received))
     return (await this.sources.byId(source.id))!
+  }
+
+  /** Imports a file the client sent to its presigned URL, then deletes the staged object whatever came of it. */
+  private importStaged(source: Source): Promise<void> {
+    const name = source.filename ?? 'upload'
+    return this.inWorkDir(async (dir) => {
+      try {
+        const path = await fetchStaged(this.storage, source.id, dir, await this.room(source.accountId))
+        if (!path) throw new Error('the uploaded file was not found in storage')
+        await this.keep(source.id, path, name, name)
+      } finally {
+        await this.storage.remove(stagingKey(source.id))
+      }
+    })
   }
 
   /** How many bytes the next file of an account may have: the file limit, or less when the quota is nearly full. */
@@ -115,6 +150,9 @@ export class SourceImporter {
     await this.webhooks.emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox })
   }
 }
+
+/** The pool's id of a staged upload's import, as StagedWatch finds it (never the restart path for an interrupted upload). */
+const STAGED = 'staged:'
 
 /** A storage name from a file name (the URL's last path segment, an upload's `filename`), with the content's extension. */
 function fileName(name: string, ext: string): string {

@@ -48,3 +48,16 @@ export async function checkQuota(d: Pick<IngestDeps, 'config' | 'sources'>, prin
       },
     )
 }
+
+/**
+ * A file too large for the account, naming the setting that decided: the per-file limit
+ * (`sources.maxFileBytes`, env `REELFORGE_SOURCE_MAX_BYTES`) or what is left of `sources.quotaBytes`.
+ */
+export const tooLarge = (room: { maxBytes: number; byQuota: boolean; left: number }) =>
+  room.byQuota
+    ? new ServiceError('E_PAYLOAD_TOO_LARGE', `the file is larger than what is left of the account's storage quota (${room.left} bytes)`, {
+        limit: 'sources.quotaBytes',
+      })
+    : new ServiceError('E_PAYLOAD_TOO_LARGE', `the file is larger than the per-file limit sources.maxFileBytes (${room.maxBytes} bytes)`, {
+        limit: 'sources.maxFileBytes',
+      })

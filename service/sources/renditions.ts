@@ -6,7 +6,7 @@ import { nowIso, type Db } from '../db/db.js'
 import { inject, injectable } from '../di.js'
 import { uuidv7 } from '../ids.js'
 import { publicText } from '../public-text.js'
-import type { Storage } from '../storage/storage.js'
+import { forgetMaterialized, type Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
 import { RENDITION_FORMATS, type Rendition, type RenditionFormat } from './rendition-schema.js'
 import { type Made, transcode } from './rendition-transcode.js'
@@ -89,7 +89,11 @@ export class SourceRenditions {
   /** Deletes a source's rendition files and rows (the source's own removal). */
   async remove(sourceId: string): Promise<void> {
     const rows = await this.db.all<{ storage_key: string | null }>('SELECT storage_key FROM source_renditions WHERE source_id = ?', [sourceId])
-    for (const { storage_key } of rows) if (storage_key) await this.storage.remove(storage_key)
+    for (const { storage_key } of rows) {
+      if (!storage_key) continue
+      await this.storage.remove(storage_key)
+      await forgetMaterialized(this.config.cacheDir, storage_key)
+    }
     await this.db.run('DELETE FROM source_renditions WHERE source_id = ?', [sourceId])
   }
 

@@ -5,11 +5,12 @@ import { nowIso, type Db } from '../db/db.js'
 import { inject, injectable } from '../di.js'
 import { ServiceError } from '../errors.js'
 import { uuidv7 } from '../ids.js'
-import type { Storage } from '../storage/storage.js'
+import { forgetMaterialized, type Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
 import type { Rendition } from './rendition-schema.js'
 import type { SourceRenditions } from './renditions.js'
 import type { Sniffed } from './sniff.js'
+import { STAGED_GRACE_MS, STAGED_UPLOAD, stagingKey } from './staged-upload.js'
 
 export type SourceStatus = SourceRecord['status']
 // A row holds the record's columns (booleans as integers) and what only the service sees.
@@ -70,27 +71,56 @@ export class SourceStore {
     return changed === 1
   }
 
+  /** Uploads sent (or still to be sent) to a presigned bucket URL, until a while past their expiry. */
+  async stagedUploads(): Promise<string[]> {
+    const since = new Date(Date.now() - STAGED_GRACE_MS).toISOString()
+    const rows = await this.db.all<{ id: string }>("SELECT id FROM sources WHERE status = 'queued' AND upload_token = ? AND upload_expires_at > ?", [
+      STAGED_UPLOAD,
+      since,
+    ])
+    return rows.map((r) => r.id)
+  }
+
+  /** Takes a staged upload for import: true once, in whichever process asks first. */
+  async claimStaged(id: string): Promise<boolean> {
+    const changed = await this.db.run(
+      "UPDATE sources SET status = 'importing', upload_token = NULL, updated_at = ? WHERE id = ? AND upload_token = ? AND status = 'queued'",
+      [nowIso(), id, STAGED_UPLOAD],
+    )
+    return changed === 1
+  }
+
   async get(principal: Principal, id: string): Promise<Source> {
     const source = UUID.test(id) ? await this.byId(id) : undefined
     if (!source || source.accountId !== principal.accountId || source.sandbox !== principal.sandbox) throw notFound(id)
     return source
   }
 
-  /** Newest first, optionally by status and type, before a `created_at` (paging). */
-  async list(principal: Principal, q: { status?: SourceStatus; type?: string; before?: string; limit: number }): Promise<Source[]> {
+  /**
+   * Newest first, optionally by status and type, before a `created_at` (paging) — or, with `beforeId` too,
+   * before that row in the order (a cursor that sources created in the same millisecond cannot slip past).
+   */
+  async list(principal: Principal, q: { status?: SourceStatus; type?: string; before?: string; beforeId?: string; limit: number }): Promise<Source[]> {
     const where = ['account_id = ?', 'sandbox = ?']
     const args: unknown[] = [principal.accountId, principal.sandbox]
     if (q.status) where.push('status = ?'), args.push(q.status)
     if (q.type) where.push('type = ?'), args.push(q.type)
-    if (q.before) where.push('created_at < ?'), args.push(q.before)
+    if (q.before && q.beforeId) where.push('(created_at < ? OR (created_at = ? AND id < ?))'), args.push(q.before, q.before, q.beforeId)
+    else if (q.before) where.push('created_at < ?'), args.push(q.before)
     const rows = await this.db.all<Row>(`SELECT * FROM sources WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...args, q.limit])
     return this.withRenditions(rows.map((r) => this.toSource(r)))
   }
 
-  /** Deletes the row and the stored file: the caller's own only. */
+  /**
+   * Deletes the row and the stored files (a staged upload's too): the caller's own only. This process's
+   * cached copy of an object-storage file goes as well; other workers' caches are out of reach and keep
+   * theirs until their cache directory is cleared (nothing links to it any more).
+   */
   async remove(principal: Principal, id: string): Promise<void> {
     const source = await this.get(principal, id)
     if (source.key) await this.storage.remove(source.key)
+    if (source.key) await forgetMaterialized(this.config.cacheDir, source.key)
+    await this.storage.remove(stagingKey(id))
     await this.renditions.remove(id)
     await this.db.run('DELETE FROM sources WHERE id = ?', [id])
   }
@@ -113,7 +143,9 @@ export class SourceStore {
 
   /** Sources an import should (re)start for: queued ones and those a stopped process left importing. */
   async unfinished(): Promise<string[]> {
-    return (await this.db.all<{ id: string }>("SELECT id FROM sources WHERE status IN ('queued', 'importing') ORDER BY created_at")).map((r) => r.id)
+    // Staged uploads wait for their file in the bucket: the importer's watch finds them, not a restart.
+    const sql = "SELECT id FROM sources WHERE status IN ('queued', 'importing') AND COALESCE(upload_token, '') <> ? ORDER BY created_at"
+    return (await this.db.all<{ id: string }>(sql, [STAGED_UPLOAD])).map((r) => r.id)
   }
 
   async importing(id: string): Promise<void> {

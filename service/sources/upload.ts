@@ -9,7 +9,8 @@ import { publicBaseUrl, type ServiceConfig } from '../config.js'
 import { ServiceError } from '../errors.js'
 import { parseBody } from '../validate.js'
 import type { SourceImporter } from './importer.js'
-import { checkQuota } from './ingest.js'
+import { checkQuota, tooLarge } from './ingest.js'
+import { STAGED_UPLOAD } from './staged-upload.js'
 import { type Source, type SourceStore, UPLOAD_EXPIRED } from './store.js'
 
 /** `POST /v1/upload`: a name for the file (its stem is kept) and the type the client thinks it has (not trusted). */
@@ -17,6 +18,8 @@ export const UploadInputSchema = v.strictObject({
   filename: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))),
   content_type: v.optional(v.pipe(v.string(), v.maxLength(255, 'must be at most 255 characters'))),
   callback: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//i, 'must be an http(s) URL'))),
+  // For clients that may talk to this service only (the dashboard's CSP): its own URL even on S3 storage.
+  proxy: v.optional(v.boolean()),
 })
 /** How long an upload URL stays usable. */
 export const UPLOAD_TTL_MS = 60 * 60_000
@@ -27,19 +30,23 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 /**
  * Makes an upload URL: a source waiting for its bytes, and a one-time token (kept only as its hash) that
  * expires. The URL is the credential — the client PUTs the file there without its key, as to a presigned URL.
+ * With S3 storage it is one: a presigned PutObject URL to the bucket, as long-lived (staged-upload.ts).
  */
 export async function createUpload(d: UploadDeps, principal: Principal, body: unknown) {
   const input = parseBody(UploadInputSchema, body ?? {})
   await checkQuota(d, principal)
+  const seconds = d.config.sources.uploadTtlSeconds ?? UPLOAD_TTL_MS / 1000
   const token = randomBytes(32).toString('base64url')
-  const expiresAt = new Date(Date.now() + UPLOAD_TTL_MS).toISOString()
+  const expiresAt = new Date(Date.now() + seconds * 1000).toISOString()
+  const staged = d.importer.presigns() && !input.proxy
   const source = await d.sources.create(principal, {
     url: null,
     filename: input.filename,
     callback: input.callback,
-    upload: { tokenHash: hash(token), expiresAt },
+    upload: { tokenHash: staged ? STAGED_UPLOAD : hash(token), expiresAt },
   })
-  return { source, url: `${publicBaseUrl(d.config)}/v1/upload/${source.id}?token=${token}`, expiresAt }
+  const url = staged ? await d.importer.presignUpload(source.id, seconds) : `${publicBaseUrl(d.config)}/v1/upload/${source.id}?token=${token}`
+  return { source, url, expiresAt }
 }
 
 /**
@@ -76,11 +83,3 @@ export async function receiveUpload(d: UploadDeps, id: string, token: string, bo
     return d.importer.finishUpload(source, path)
   })
 }
-
-const tooLarge = (room: { maxBytes: number; byQuota: boolean; left: number }) =>
-  new ServiceError(
-    'E_PAYLOAD_TOO_LARGE',
-    room.byQuota
-      ? `the file is larger than what is left of the account's storage quota (${room.left} bytes)`
-      : `the file is larger than ${room.maxBytes} bytes`,
-  )

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
 import { PassThrough, type Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import type { S3Config } from '../config.js'
 import { contentType, STORAGE_KEY, type Storage } from './storage.js'
 
@@ -66,6 +67,14 @@ export class S3Storage implements Storage {
         return out
       },
     }
+  }
+
+  /**
+   * A presigned PutObject URL for `key`, valid `seconds`: the client sends the bytes to the bucket itself. No
+   * content type is signed (the client may send any), and no checksum (the client's config asks for none).
+   */
+  presignPut(key: string, seconds: number): Promise<string> {
+    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }), { expiresIn: seconds })
   }
 
   localPath(): undefined {

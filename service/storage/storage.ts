@@ -13,6 +13,8 @@ export interface Storage {
   /** The local path of a stored file when the storage is local (renderers read it directly). */
   localPath(key: string): string | undefined
   remove(key: string): Promise<void>
+  /** Object storage only: a URL the client PUTs a file to for `key` directly, valid `seconds` (uploads). */
+  presignPut?(key: string, seconds: number): Promise<string>
 }
 
 /** Content types of the files renders, image generation and source imports store, by extension. */
@@ -101,4 +103,9 @@ export async function materialize(storage: Storage, key: string, cacheDir: strin
   await pipeline(file.read(), createWriteStream(partial))
   await rename(partial, target)
   return target
+}
+
+/** Drops this process's cached copy of a deleted object-storage file (`materialize`), if it has one. */
+export async function forgetMaterialized(cacheDir: string, key: string): Promise<void> {
+  if (STORAGE_KEY.test(key)) await rm(join(cacheDir, 'stored', key), { force: true })
 }

@@ -8,7 +8,7 @@ import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema } from '../schemas.js'
-import type { SourceRouteDeps } from './sources.js'
+import { type SourceRouteDeps, SourceSchema } from './sources.js'
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
 
@@ -28,7 +28,7 @@ export function uploadRoutes(d: SourceRouteDeps) {
       auth: 'key',
       summary: 'A signed, expiring URL to PUT a file to; it becomes a hosted source',
       description:
-        'Answers `{id, url, expires_at}`: `id` is the source (`GET /v1/sources/{id}`), `url` takes one `PUT` of the file body without a key within an hour. The bytes decide what the file is; `content_type` is not trusted.',
+        "Answers `{id, url, expires_at}`: `id` is the source (`GET /v1/sources/{id}`), `url` takes one `PUT` of the file body without a key within an hour. The bytes decide what the file is; `content_type` is not trusted. With S3 storage `url` is a presigned PutObject URL to the bucket: the bucket answers the `PUT` (an empty 200), the service finds the file within seconds and imports it (sniffed, probed, within the file limit and quota), and `GET /v1/sources/{id}` or `source.ready`/`source.failed` tell how it ended. Browsers need the bucket to allow PUT from their origin (CORS); `proxy: true` asks for this service's own URL instead (the bytes then pass through it).",
       body: UploadInputSchema,
       responses: { 201: { description: 'the upload URL', schema: v.object({ id: v.string(), url: v.string(), expires_at: v.string() }) }, ...errors(400, 422) },
       handler: async (event, principal) => {
@@ -45,7 +45,7 @@ export function uploadRoutes(d: SourceRouteDeps) {
       summary: "An upload's bytes (the URL from POST /v1/upload is the credential)",
       query: { token: 'the one-time token of the upload URL' },
       responses: {
-        200: { description: 'the source, ready or failed (why in `error`)' },
+        200: { description: 'the source, ready or failed (why in `error`)', schema: SourceSchema },
         ...errors(403, 404, 409, 413),
       },
       handler: async (event) => {

@@ -72,7 +72,8 @@ export function UploadZone({ onChange }: { onChange(): void }) {
       setUploads((all) => [{ key, name: file.name, loaded: 0, total: file.size }, ...all])
       void (async () => {
         try {
-          const body = { filename: file.name, ...(file.type ? { content_type: file.type } : {}) }
+          // `proxy`: this service's own upload URL even on S3 storage, as the page's CSP allows no other origin.
+          const body = { filename: file.name, proxy: true, ...(file.type ? { content_type: file.type } : {}) }
           const { url } = await api<{ id: string; url: string }>('POST', '/v1/upload', body)
           onChange()
           const source = await put(url, file, (loaded, total) => update(key, { loaded, total }))

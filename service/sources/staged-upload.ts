@@ -1,0 +1,74 @@
+import { createWriteStream } from 'node:fs'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { Storage } from '../storage/storage.js'
+import { tooLarge } from './ingest.js'
+import type { SourceStore } from './store.js'
+
+/**
+ * Uploads straight to the bucket (S3 storage): `POST /v1/upload` answers a presigned PutObject URL for a
+ * staging object beside the source's own files; the importer looks for that object (`SourceImporter.watch`)
+ * and imports it like any file — sniffed, probed, stored under `<id>/<name>.<ext>`, the quota checked — then
+ * deletes it. The service never sees the bytes on their way in.
+ */
+
+/** What `upload_token` holds for such an upload: no token of ours (the bucket checks the signature), never a sha256. */
+export const STAGED_UPLOAD = 'presigned-s3'
+
+/** Where the client's PUT lands: under the source's id, so that DELETE and listings by id see it. */
+export const stagingKey = (id: string) => `${id}/upload.part`
+
+/**
+ * How long past its expiry the importer still looks for a staged file: the bucket checks the signature's
+ * expiry when a PUT starts, so a large file begun just before it can land a little after.
+ */
+export const STAGED_GRACE_MS = 10 * 60_000
+
+/**
+ * Copies the staged object into `dir` within `room` (its size is known before a byte is read, so a file too
+ * large is refused naming the limit without downloading it). Undefined when nothing was uploaded.
+ */
+export async function fetchStaged(storage: Storage, id: string, dir: string, room: { maxBytes: number; byQuota: boolean; left: number }) {
+  const file = await storage.open(stagingKey(id))
+  if (!file) return undefined
+  if (file.size > room.maxBytes) throw tooLarge(room)
+  const path = join(dir, 'upload')
+  await pipeline(file.read(), createWriteStream(path))
+  return path
+}
+
+/**
+ * Every `everyMs`, one HEAD per unexpired staged upload (every server process does: the first to claim a
+ * found file imports it); `found` hands the id on. A look still under way when the next is due is not doubled.
+ */
+export class StagedWatch {
+  private timer?: NodeJS.Timeout
+  private looking = false
+
+  constructor(
+    private readonly sources: SourceStore,
+    private readonly storage: Storage,
+    private readonly found: (id: string) => void,
+  ) {}
+
+  start(everyMs: number): void {
+    this.timer ??= setInterval(() => void this.look(), everyMs).unref()
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  private async look(): Promise<void> {
+    if (this.looking) return
+    this.looking = true
+    try {
+      for (const id of await this.sources.stagedUploads()) if (await this.storage.open(stagingKey(id))) this.found(id)
+    } catch (e) {
+      console.warn(`[sources] looking for uploads in the bucket failed: ${(e as Error).message}`)
+    } finally {
+      this.looking = false
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ffmpegArgs, runFfmpeg } from '../../../core/index.js'
+import { tempDir } from '../../helpers/media.js'
+import { startS3 } from '../../helpers/s3.js'
+import { type TestService, testService } from '../../helpers/service.js'
+
+// Uploads with S3 storage: POST /v1/upload answers a presigned bucket URL; the client PUTs the bytes to the
+// bucket with plain fetch (no key, no SDK) and the service finds the object and imports it like any file.
+
+const dir = tempDir('reelforge-uploads-s3-')
+const ctx = {} as { s3: Awaited<ReturnType<typeof startS3>>; svc: TestService }
+const test = suite('/v1/upload on S3 storage', ctx)
+const withS3 = (sources: object = {}) =>
+  testService({
+    start: true,
+    config: { s3: ctx.s3.config, sources: { quotaBytes: 1024 ** 3, maxFileBytes: 1024 ** 3, imports: 1, uploadPollMs: 100, ...sources } },
+  })
+test.before(async () => {
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i color=c=red:s=64x48 -frames:v 1 ${join(dir, 'red.png')}`)
+  ctx.s3 = await startS3()
+  ctx.svc = await withS3()
+})
+test.after(async () => {
+  await ctx.svc.close()
+  await ctx.s3.close()
+})
+
+/** The keys in the bucket under a source's id. */
+async function objectsOf(id: string): Promise<string[]> {
+  const { bucket, endpoint, region, prefix, accessKeyId, secretAccessKey } = ctx.s3.config
+  const client = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey! } })
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}${id}/` }))
+  return (listed.Contents ?? []).map((o) => o.Key!.slice(`${prefix}${id}/`.length))
+}
+
+/** Polls GET /v1/sources/{id} as a client would until the import ends. */
+async function settled(svc: TestService, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const { body } = await svc.call('GET', `/v1/sources/${id}`)
+    if (body.status === 'ready' || body.status === 'failed') return body
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`source ${id} did not settle`)
+}
+
+const putFile = (url: string, file: string) => fetch(url, { method: 'PUT', body: readFileSync(file) })
+
+test('the URL is a presigned bucket URL; a plain PUT there becomes a ready source, the staged object goes', async () => {
+  const upload = (await ctx.svc.call('POST', '/v1/upload', { body: { filename: 'Logo.png' } })).body
+  assert.ok(upload.url.startsWith(`${ctx.s3.config.endpoint}/${ctx.s3.config.bucket}/`), upload.url)
+  assert.match(upload.url, /X-Amz-Signature=[0-9a-f]{64}/)
+  assert.match(upload.url, /X-Amz-Expires=3600/, 'as long-lived as the service URL')
+  const put = await putFile(upload.url, join(dir, 'red.png'))
+  assert.is(put.status, 200, await put.text())
+  const source = await settled(ctx.svc, upload.id)
+  assert.equal([source.status, source.type, source.width, source.bytes], ['ready', 'image', 64, statSync(join(dir, 'red.png')).size], source.error)
+  assert.match(source.url, /\/Logo\.png$/)
+  const served = await ctx.svc.app.request(new URL(source.url).pathname)
+  assert.ok(Buffer.from(await served.arrayBuffer()).equals(readFileSync(join(dir, 'red.png'))))
+  assert.equal(await objectsOf(upload.id), ['Logo.png'], 'only the stored file is left')
+})
+
+test("`proxy: true` gives this service's own URL on S3 storage too (the dashboard); the file ends in the bucket", async () => {
+  const upload = (await ctx.svc.call('POST', '/v1/upload', { body: { filename: 'red.png', proxy: true } })).body
+  const url = new URL(upload.url)
+  assert.is(url.pathname, `/v1/upload/${upload.id}`)
+  const put = await ctx.svc.app.request(url.pathname + url.search, { method: 'PUT', body: readFileSync(join(dir, 'red.png')) })
+  const source = (await put.json()) as { status: string; error: string }
+  assert.is(source.status, 'ready', source.error)
+  assert.equal(await objectsOf(upload.id), ['red.png'])
+})
+
+test("a rendered source's cached copy goes with DELETE; the staged upload's PUT URL cannot be reused", async () => {
+  const upload = (await ctx.svc.call('POST', '/v1/upload', { body: { filename: 'red.png' } })).body
+  await putFile(upload.url, join(dir, 'red.png'))
+  const source = await settled(ctx.svc, upload.id)
+  const edit = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: source.url }, start: 0, length: 1 }] }] },
+    output: { format: 'jpg', size: { width: 64, height: 48 } },
+  }
+  const job = (await ctx.svc.call('POST', '/v1/render', { body: edit })).body
+  assert.is((await ctx.svc.waitFor(job.jobId, ['COMPLETE', 'FAILED'])).status, 'COMPLETE')
+  const cached = join(ctx.svc.config.cacheDir, 'stored', new URL(source.url).pathname.replace('/v1/files/', ''))
+  assert.ok(existsSync(cached), 'the render read the file through the local cache')
+  assert.is((await ctx.svc.call('DELETE', `/v1/sources/${source.id}`)).status, 200)
+  assert.not.ok(existsSync(cached), "this process's cached copy is gone")
+  assert.equal(await objectsOf(source.id), [])
+})
+
+test('an expired presigned URL is refused by the bucket, and the source reads as failed', async () => {
+  const svc = await withS3({ uploadTtlSeconds: 1 })
+  try {
+    const upload = (await svc.call('POST', '/v1/upload', { body: {} })).body
+    await new Promise((r) => setTimeout(r, 2100))
+    const put = await putFile(upload.url, join(dir, 'red.png'))
+    assert.is(put.status, 403)
+    assert.match(await put.text(), /Request has expired/)
+    assert.equal([(await svc.call('GET', `/v1/sources/${upload.id}`)).body.status], ['failed'])
+    // (s3rver checks a presigned URL's expiry but not its V4 signature, so tampering is the bucket's to refuse.)
+  } finally {
+    await svc.close()
+  }
+})
+
+test('a staged file over the per-file limit fails naming sources.maxFileBytes and is deleted', async () => {
+  const svc = await withS3({ maxFileBytes: 100 })
+  try {
+    const upload = (await svc.call('POST', '/v1/upload', { body: {} })).body
+    assert.is((await putFile(upload.url, join(dir, 'red.png'))).status, 200, 'the bucket takes it; the service refuses it')
+    const source = await settled(svc, upload.id)
+    assert.is(source.status, 'failed')
+    assert.match(source.error, /sources\.maxFileBytes \(100 bytes\)/)
+    assert.equal(await objectsOf(upload.id), [])
+  } finally {
+    await svc.close()
+  }
+})
+
+test.run()
