@@ -9,6 +9,7 @@ import {
   TimelineSchema,
   TrackSchema,
 } from '../../core/index.js'
+import { DestinationEntrySchema, HostedDestinationSchema, S3DestinationSchema } from '../../core/schema/output.js'
 import { JOB_STATUSES } from '../../service/api-types.js'
 import { ImageRequestSchema } from '../../service/images/image-request.js'
 import { componentRef, documentAs, named } from './openapi-schemas.js'
@@ -73,3 +74,11 @@ const mapping = Object.fromEntries(Object.keys(SHOTSTACK_ASSET_SCHEMAS).map((typ
 named('Asset', AssetSchema, { discriminator: { propertyName: 'type', mapping } })
 // A clip's asset is validated loosely first (its plugin's schema decides): documented as the union.
 documentAs(ClipSchema.entries.asset, AssetSchema)
+
+// `output.destinations` entries pass loosely (service/destinations/schema.ts checks each at submission): documented as the union by `provider`.
+named('S3Destination', S3DestinationSchema)
+named('ShotstackDestination', HostedDestinationSchema)
+const DestinationUnion = v.variant('provider', [S3DestinationSchema, HostedDestinationSchema])
+const destinationRefs = { s3: componentRef('S3Destination'), shotstack: componentRef('ShotstackDestination') }
+named('Destination', DestinationUnion, { discriminator: { propertyName: 'provider', mapping: destinationRefs } })
+documentAs(DestinationEntrySchema, DestinationUnion)

@@ -21,6 +21,24 @@ const Fps = v.pipe(
   ),
 )
 
+const text = (description: string) => v.optional(v.pipe(v.string(), v.description(description)))
+/** `{ provider: "s3", options }`: Shotstack's S3 destination, plus `endpoint` (service/destinations/schema.ts checks it). */
+export const S3DestinationSchema = v.object({
+  provider: v.literal('s3'),
+  options: v.object({
+    bucket: v.pipe(v.string(), v.description("the bucket, written with the account's credentials from PUT /v1/integrations/s3")),
+    region: text('its region, e.g. us-east-1'),
+    prefix: text('a key prefix (a folder), e.g. renders'),
+    filename: text('the file name without extension (default: the render id)'),
+    acl: text('a canned ACL: private, public-read, bucket-owner-full-control, …'),
+    endpoint: text('an S3-compatible origin, e.g. https://s3.example.com'),
+  }),
+})
+/** `{ provider: "shotstack", exclude: true }`: do not keep the files in reelforge's own storage. */
+export const HostedDestinationSchema = v.object({ provider: v.literal('shotstack'), exclude: v.optional(BoolLike) })
+/** What an edit may name: any `{ provider, … }` (another provider is reported as a failed destination); documented as the two above. */
+export const DestinationEntrySchema = v.looseObject({ provider: v.string() })
+
 /** `output`: format, size (resolution × aspectRatio, or explicit size), fps, quality and extras. */
 export const OutputSchema = v.object({
   // Shotstack requires `format`, but real edits omit it; mp4 is the seed's default.
@@ -36,7 +54,7 @@ export const OutputSchema = v.object({
   range: v.optional(v.object({ start: v.optional(num(0), 0), length: v.optional(num(0)) })),
   poster: v.optional(v.object({ capture: num(0) })),
   thumbnail: v.optional(v.object({ capture: num(0), scale: num(0, 1) })),
-  destinations: v.optional(v.array(v.looseObject({ provider: v.string() }))),
+  destinations: v.optional(v.array(DestinationEntrySchema)),
 })
 export type OutputInput = v.InferInput<typeof OutputSchema>
 export type OutputOutput = v.InferOutput<typeof OutputSchema>

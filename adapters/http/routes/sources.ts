@@ -23,7 +23,7 @@ const RenditionSchema = v.object({
   ...MediaFacts,
   error: v.nullable(v.string()),
 })
-const SourceSchema = v.object({
+export const SourceSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   status: v.picklist(SOURCE_STATUSES),
   url: v.nullable(v.string()),
