@@ -1,3 +1,4 @@
+import type { Principal } from '../../../service/accounts/keys.js'
 import { ServiceError } from '../../../service/errors.js'
 import { ingestSource } from '../../../service/sources/ingest.js'
 import type { Source } from '../../../service/sources/store.js'
@@ -41,7 +42,8 @@ const renditionData = (r: Source['renditions'][number]) => ({
 
 /**
  * Shotstack's Ingest API over hosted sources (service/sources/): fetch a source, read, list, delete, and
- * direct upload (the signed URL is this service's one-time PUT URL). Errors are `{ errors: [...] }`.
+ * direct upload (the signed URL is this service's one-time PUT URL, or a presigned bucket URL on S3 storage).
+ * Errors are `{ errors: [...] }`.
  */
 export function ingestRoutes(d: ShotstackDeps): ShotstackRoute[] {
   const body = async (event: Parameters<ShotstackRoute['handler']>[0]) => (await readJson(event, d.config.limits.bodyBytes, { optional: true })) ?? {}
@@ -61,7 +63,7 @@ export function ingestRoutes(d: ShotstackDeps): ShotstackRoute[] {
       method: 'get',
       api: 'ingest',
       path: '/sources',
-      handler: async (_e, caller) => json(200, { data: (await d.sources.list(caller, { limit: 200 })).map(sourceData) }),
+      handler: async (_e, caller) => json(200, { data: (await allSources(d, caller)).map(sourceData) }),
     },
     {
       method: 'get',
@@ -80,6 +82,17 @@ export function ingestRoutes(d: ShotstackDeps): ShotstackRoute[] {
       },
     },
   ]
+}
+
+/** Every source of the caller, newest first: Shotstack's list has no paging, so this walks the store's pages. */
+async function allSources(d: ShotstackDeps, caller: Principal): Promise<Source[]> {
+  const all: Source[] = []
+  for (let page: Source[] = []; ; ) {
+    const last = page.at(-1)
+    page = await d.sources.list(caller, { limit: 200, before: last?.created_at, beforeId: last?.id })
+    all.push(...page)
+    if (page.length < 200) return all
+  }
 }
 
 /** Shotstack's source request as /v1's: `outputs.renditions` → `renditions`; destinations other than its own are not offered. */
