@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs'
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -61,7 +61,8 @@ export class LocalStorage implements Storage {
     const target = this.pathOf(key)
     await mkdir(dirname(target), { recursive: true })
     try {
-      await rename(file, target)
+      // Once more if the folder went in between: a neighbour's remove takes an emptied id folder with it.
+      await rename(file, target).catch(async () => (await mkdir(dirname(target), { recursive: true }), await rename(file, target)))
     } catch {
       await copyFile(file, target) // another filesystem
       await rm(file, { force: true })
@@ -82,7 +83,11 @@ export class LocalStorage implements Storage {
   }
 
   async remove(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true })
+    const path = this.pathOf(key)
+    await rm(path, { force: true })
+    // Keys are `<id>/<name>`: the id's folder goes with its last file, so a deleted source or render leaves
+    // nothing behind; a folder still holding files stays (rmdir refuses it).
+    await rmdir(dirname(path)).catch(() => {})
   }
 }
 

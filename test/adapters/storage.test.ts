@@ -48,8 +48,15 @@ for (const [name, make] of backends) {
       let refused = false
       await storage.put('../escape', file).catch(() => (refused = true))
       assert.ok(refused, 'a key outside <job>/<name> is refused')
+      const second = KEY.replace('clip.mp4', 'poster.jpg')
+      writeFileSync(file, 'jpg')
+      await storage.put(second, file)
       await storage.remove(KEY)
       assert.is(await storage.open(KEY), undefined)
+      assert.is(await text((await storage.open(second))!.read()), 'jpg', 'a neighbour under the same id stays')
+      await storage.remove(second)
+      const folder = storage.localPath(KEY)
+      if (folder) assert.not.ok(existsSync(join(folder, '..')), 'the id folder went with its last file')
     } finally {
       await close()
     }
