@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
 import { ffprobeBin, lastLines, spawnFfmpeg } from './run.js'
 
@@ -41,8 +42,31 @@ const rate = (r?: string) => {
 }
 const numOr = (x: unknown) => (x === undefined || x === 'N/A' ? undefined : Number(x))
 
-/** Runs ffprobe on a local file. `countFrames` decodes the whole video to count frames exactly (slow). */
+/**
+ * What ffprobe said of each file, keyed by path, size, modification time (ns) and inode, so an unchanged file —
+ * a cached download drawn by render after render, a source used by several clips or segment pieces — is probed
+ * once per process; a file rewritten or replaced (rename gives a new inode) is probed again. Oldest out at 512.
+ */
+const probed = new Map<string, Probe>()
+const MEMO_SIZE = 512
+
+/**
+ * Runs ffprobe on a local file, or answers from the memo above when the file is unchanged (callers get their own
+ * copy). `countFrames` decodes the whole video to count frames exactly (slow), and is never memoised.
+ */
 export async function probe(path: string, opts: { signal?: AbortSignal; countFrames?: boolean } = {}): Promise<Probe> {
+  const file = opts.countFrames ? undefined : await stat(path, { bigint: true }).catch(() => undefined)
+  if (!file?.isFile()) return runProbe(path, opts)
+  const key = `${path}\0${file.size}\0${file.mtimeNs}\0${file.ino}`
+  const hit = probed.get(key)
+  if (hit) return structuredClone(hit)
+  const info = await runProbe(path, opts)
+  if (probed.size >= MEMO_SIZE) probed.delete(probed.keys().next().value!)
+  probed.set(key, structuredClone(info))
+  return info
+}
+
+async function runProbe(path: string, opts: { signal?: AbortSignal; countFrames?: boolean }): Promise<Probe> {
   const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams']
   if (opts.countFrames) args.push('-count_frames')
   const p = spawnFfmpeg([...args, path], { bin: ffprobeBin(), signal: opts.signal, stdout: true })
