@@ -22,6 +22,10 @@ export interface DecoderOptions {
   filters?: string[]
   /** The source's transfer (ffprobe `color_transfer`): HLG and PQ sources are tone-mapped to SDR (tone-map.ts). */
   transfer?: string
+  /** The source's primaries (ffprobe `color_primaries`): BT.2020 SDR sources are moved to BT.709's (tone-map.ts). */
+  primaries?: string
+  /** The source's matrix (ffprobe `color_space`), which zscale needs when a step above applies. */
+  matrix?: string
   /** Frames decoded ahead of the compositor. */
   readAhead?: number
   /** Describes the source in error messages (the clip path). */
@@ -69,7 +73,7 @@ export class RawVideoDecoder {
       `fps=${opts.fps}`,
       `scale=${opts.width}:${opts.height}:flags=bicubic`,
       // After scaling: an HDR clip drawn small is tone-mapped at its drawn size (the step is costly per pixel).
-      ...toneMapFilters(opts.transfer),
+      ...toneMapFilters(opts.transfer, opts.primaries, opts.matrix),
       'format=rgba',
       ...(opts.filters ?? []),
     ]

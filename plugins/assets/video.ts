@@ -112,6 +112,8 @@ export function prepareVideo(
         inputArgs,
         filters: alpha.filters,
         transfer: stream.colorTransfer,
+        primaries: stream.colorPrimaries,
+        matrix: stream.colorSpace,
       })
       const texture = gpu.texture(null, need.width, need.height)
       let shown: Uint8Array | null = null

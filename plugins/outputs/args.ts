@@ -1,4 +1,4 @@
-import { ffmpegArgs, type OutputSpec, probeHardware } from '../../core/index.js'
+import { BT709_TAGS, ffmpegArgs, type OutputSpec, probeHardware } from '../../core/index.js'
 
 type Quality = OutputSpec['quality']
 
@@ -84,8 +84,8 @@ export function scaleArgs(spec: OutputSpec): string[] {
   return spec.scaleTo ? ['-vf', scaleFilter(spec)] : []
 }
 
-/** The tags of every video file: BT.709 matrix, primaries and transfer, TV range — what the pixels are. */
-export const BT709_TAGS = ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv']
+// The tags of every video file (core/ffmpeg/tone-map.ts, beside the filters that make the pixels so).
+export { BT709_TAGS }
 
 /**
  * The composited RGBA frames into the file's YUV: at the file's size (`output.scaleTo`), with BT.709's matrix in

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { ffmpegArgs, fpsRational, probe, runFfmpeg } from '../../core/index.js'
+import { BT709_TAGS, bt709Filters, ffmpegArgs, fpsRational, probe, runFfmpeg, toneMapFilters } from '../../core/index.js'
 import { CONTENT_TYPES } from '../storage/storage.js'
 import { type Box, RENDITION_FORMATS, type Rendition, type RenditionFormat, renditionSize } from './rendition-schema.js'
 
@@ -43,12 +43,14 @@ function encoderArgs(r: Rendition, format: RenditionFormat): string[] {
     case 'mov':
       return [
         ...ffmpegArgs`-c:v libx264 -preset veryfast -crf ${scaled(r.quality, 40, 14, 23)} -pix_fmt yuv420p`,
+        ...BT709_TAGS,
         ...gop,
         ...ffmpegArgs`-c:a aac -b:a 160k -movflags +faststart -f ${format}`,
       ]
     case 'webm':
       return [
         ...ffmpegArgs`-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -row-mt 1 -crf ${scaled(r.quality, 55, 18, 35)} -b:v 0 -pix_fmt yuv420p`,
+        ...BT709_TAGS,
         ...gop,
         ...ffmpegArgs`-c:a libopus -b:a 128k -f webm`,
       ]
@@ -64,6 +66,17 @@ function encoderArgs(r: Rendition, format: RenditionFormat): string[] {
 }
 
 /**
+ * How a still is made from a video's YUV, read through the frame's own matrix (swscale's `auto`). JPEG is JFIF:
+ * BT.601 full range, 4:4:4 as the render's own stills — swscale would otherwise copy a BT.709 video's matrix into
+ * it unconverted and every JPEG viewer would shift its reds. WebP as BGRA: libwebp converts with WebP's own
+ * (BT.601) matrix, where a yuv420p frame would pass through as BT.709. PNG is RGB already.
+ */
+const STILL_COLOUR: Partial<Record<RenditionFormat, string[]>> = {
+  jpg: ['scale=out_color_matrix=bt601:out_range=full:flags=accurate_rnd+full_chroma_int', 'format=yuvj444p'],
+  webp: ['format=bgra'],
+}
+
+/**
  * Makes one rendition of the local file `input` at `output`: upright (rotation metadata applied unless
  * `fixRotation: false`), at its `fps`, fitted into its size, encoded as `format` — a still format takes the
  * first frame, GIF builds its own palette. Sound is kept for mp4, mov and webm.
@@ -76,7 +89,17 @@ export async function transcode(input: string, output: string, r: Rendition, for
   const src = turned ? { width: video.height, height: video.width } : { width: video.width, height: video.height }
   const box = renditionSize(r, src, format)
   const moving = RENDITION_FORMATS[format] === 'video'
-  let graph = `[0:v:0]${moving && r.fps ? `fps=${fpsRational(r.fps)},` : ''}${fitFilter(r.fit, src, box, format)}`
+  // Colour: HDR and BT.2020 sources tone-mapped to SDR BT.709 (stills at the source size — one frame, and before
+  // a png's transparent bars; moving formats after the fit, the step costs per pixel); mp4, mov and webm then in
+  // BT.709's matrix, TV range, tagged so — what players assume. Stills keep their formats' own rules (STILL_COLOUR).
+  const hdr = toneMapFilters(video.colorTransfer, video.colorPrimaries, video.colorSpace)
+  const steps = [
+    ...(moving && r.fps ? [`fps=${fpsRational(r.fps)}`] : []),
+    ...(moving ? [] : hdr),
+    fitFilter(r.fit, src, box, format),
+    ...(!moving ? (STILL_COLOUR[format] ?? []) : format === 'gif' ? hdr : bt709Filters(video)),
+  ]
+  let graph = `[0:v:0]${steps.join(',')}`
   graph += format === 'gif' ? ',split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle[out]' : '[out]'
   const sound = moving && format !== 'gif' ? ffmpegArgs`-map 0:a:0?` : []
   const rotate = r.fixRotation === false ? ['-noautorotate'] : []

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ffmpegArgs, probe, RenderError, runFfmpeg } from '../../core/index.js'
 import { ffmpegUpscaleProvider } from '../../plugins/providers/ai/ffmpeg-upscale.js'
+import { bt2020Chart, chartVideo, HDR_REFERENCE, PATCHES, patch, playerRgb } from '../helpers/colour.js'
 import { decodeFrames, mean, near } from '../helpers/frames.js'
 import { drawnPng, lavfi, tempDir } from '../helpers/media.js'
 
@@ -104,6 +106,30 @@ test('bad input and odd video sizes are clear errors', async () => {
     assert.is(e.code, 'E_PROVIDER_FAILED')
     assert.match(e.message, pattern)
   }
+})
+
+// Colour as every video reelforge writes (README, colour): a BT.601 chart at half size comes out BT.709 TV range,
+// tagged, every patch within ±3 as a player decodes it; an HLG chart is tone-mapped as ffmpeg's reference maps it.
+const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { maxBuffer: 64 * 1024 ** 2 })
+const within = (a: number[], b: number[], tol: number) => a.every((v, c) => Math.abs(v - b[c]!) <= tol)
+const tags = async (path: string) => {
+  const v = (await probe(path)).streams.find((s) => s.type === 'video')!
+  return [v.colorSpace, v.colorPrimaries, v.colorTransfer, v.colorRange]
+}
+test('a video comes out BT.709 TV range and tagged so: a BT.601 chart within ±3 a patch', async () => {
+  const src = chartVideo(join(dir, 'chart-601.mp4'), 'bt601', { size: '640:360' })
+  const out = await upscale.run(req(src, 1280, 720), ctx)
+  assert.equal(await tags(out.path), ['bt709', 'bt709', 'bt709', 'tv'])
+  const got = await playerRgb(out.path, 0)
+  for (const [i, [, want]] of PATCHES.entries()) assert.ok(within(patch(got, i), want, 3), `patch ${i}: ${patch(got, i)} for ${want}`)
+})
+test('an HLG video is tone-mapped to SDR as the reference pipeline maps it (±4 a patch)', async () => {
+  const src = bt2020Chart(join(dir, 'hlg.mp4'), 'arib-std-b67')
+  const out = await upscale.run(req(src, 1280, 720), ctx)
+  assert.equal(await tags(out.path), ['bt709', 'bt709', 'bt709', 'tv'])
+  const reference = ff(['-i', src, '-frames:v', '1', '-vf', `${HDR_REFERENCE},scale=flags=bicubic,format=rgb24`, '-f', 'rawvideo', '-'])
+  const got = await playerRgb(out.path, 0)
+  for (const i of PATCHES.keys()) assert.ok(within(patch(got, i), patch(reference, i), 4), `patch ${i}: ${patch(got, i)} for ${patch(reference, i)}`)
 })
 
 test('4K: a small image becomes exactly 3840×2160', async () => {

@@ -1,6 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { type AiProviderPlugin, defineAiProvider, ffmpegArgs, type Probe, probe, RenderError, runFfmpeg } from '../../../core/index.js'
+import {
+  type AiProviderPlugin,
+  BT709_TAGS,
+  bt709Filters,
+  defineAiProvider,
+  ffmpegArgs,
+  type Probe,
+  probe,
+  RenderError,
+  runFfmpeg,
+  toneMapFilters,
+} from '../../../core/index.js'
 
 export interface FfmpegUpscaleOptions {
   /** x264 preset for videos (default `fast`: 4K at `medium` costs about twice the CPU for little gain). */
@@ -21,7 +32,7 @@ const STILL = /_pipe$|^image2$/
  * not lose content the user asked to enlarge; a caller that wants the frame filled crops before.
  * ffmpeg streams frame by frame, so memory stays bounded whatever the length; nothing passes through Node.
  * Images keep their format (JPEG stays JPEG, anything else becomes PNG); videos become H.264 mp4 with the
- * first audio track copied when it is AAC and re-encoded to AAC otherwise.
+ * first audio track copied when it is AAC and re-encoded to AAC otherwise, in BT.709 TV range and tagged so.
  */
 export function ffmpegUpscaleProvider(opts: FfmpegUpscaleOptions = {}): AiProviderPlugin<'upscale'> {
   return defineAiProvider({
@@ -65,14 +76,18 @@ export function ffmpegUpscaleProvider(opts: FfmpegUpscaleOptions = {}): AiProvid
         })
         return { path: out, mime: jpeg ? 'image/jpeg' : 'image/png' }
       }
+      // Colour as every video reelforge writes: HDR and BT.2020 tone-mapped to SDR BT.709 at the source size (before
+      // the enlargement multiplies its per-pixel cost), then BT.709's matrix in TV range from the source's own, tagged.
+      const picture = [...toneMapFilters(video.colorTransfer, video.colorPrimaries, video.colorSpace), filter, ...bt709Filters()].join(',')
       const audio = info.streams.find((s) => s.type === 'audio')
       const out = join(workDir, `upscale-${id}.mp4`)
       const audioArgs = !audio ? ['-an'] : audio.codec === 'aac' ? ['-c:a', 'copy'] : ffmpegArgs`-c:a aac -b:a 192k`
       await runFfmpeg(
         [
           // passthrough: every source frame once, at its own time (the default for mp4 would pad a late start).
-          ...ffmpegArgs`-v error -y -i ${req.path} -map 0:v:0 -map 0:a:0? -vf ${filter} -vsync passthrough
+          ...ffmpegArgs`-v error -y -i ${req.path} -map 0:v:0 -map 0:a:0? -vf ${picture} -vsync passthrough
             -c:v libx264 -preset ${opts.preset ?? 'fast'} -crf ${opts.crf ?? 18} -pix_fmt yuv420p -movflags +faststart`,
+          ...BT709_TAGS,
           ...audioArgs,
           out,
         ],

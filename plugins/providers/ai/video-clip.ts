@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ffmpegArgs, probe, type ProbedStream, RenderError, runFfmpeg, type Size } from '../../../core/index.js'
+import { BT709_TAGS, bt709Filters, ffmpegArgs, probe, type ProbedStream, RenderError, runFfmpeg, type Size } from '../../../core/index.js'
 import { nearestAspect } from '../fit-image.js'
 
 // What the AI-video providers share: the exact-size check, polling a vendor's task, handing it the start
@@ -111,12 +111,18 @@ export async function conformClip(
   const filter = [
     ...(stretch > 1 ? [`setpts=${stretch.toFixed(6)}*PTS`] : []),
     `scale=${req.width}:${req.height}:force_original_aspect_ratio=increase:flags=lanczos,crop=${req.width}:${req.height},setsar=1`,
+    // BT.709 TV range from whatever the vendor sent (tone-mapped if HDR), tagged so below: the renderer and players read it right.
+    ...bt709Filters(video),
     // A frame or two of slack for rounding; `-frames:v` then cuts at exactly the frame count.
     `fps=${fps},tpad=stop_mode=clone:stop=2`,
   ].join(',')
   const out = join(o.workDir, `${vendor}-${o.id}.mp4`)
   await runFfmpeg(
-    ffmpegArgs`-v error -y -i ${raw} -map 0:v:0 -vf ${filter} -frames:v ${frames} -an -c:v libx264 -preset fast -crf 18 -pix_fmt yuv420p -movflags +faststart ${out}`,
+    [
+      ...ffmpegArgs`-v error -y -i ${raw} -map 0:v:0 -vf ${filter} -frames:v ${frames} -an -c:v libx264 -preset fast -crf 18 -pix_fmt yuv420p`,
+      ...BT709_TAGS,
+      ...ffmpegArgs`-movflags +faststart ${out}`,
+    ],
     { signal: o.signal, what: `${vendor} clip` },
   )
   return { path: out, duration: frames / fps }
