@@ -24,7 +24,10 @@ const cli = join(here, '..', 'dist', 'adapters', 'cli', 'main.js')
 const cores = availableParallelism()
 // Piece counts from the command line (`tsx benchmarks/segments.ts 1 2`); `npm run bench` imports this file with
 // its own word (`segments`) there, which is not a count.
-const asked = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number)
+const asked = process.argv
+  .slice(2)
+  .filter((a) => /^\d+$/.test(a))
+  .map(Number)
 const counts = asked.length ? asked : [1, 2, 4, 8]
 
 // One untimed 10 s render first: the first render of a run was ~18 % slower than the same render last (page cache,
