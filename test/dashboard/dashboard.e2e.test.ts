@@ -573,6 +573,8 @@ test('media: upload an image and a video, import from a URL, a failed import, us
   const served = tempDir('reelforge-served-')
   await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i color=c=orange:s=32x32 -frames:v 1 ${join(served, 'remote.png')}`)
   writeFileSync(join(served, 'page.mp4'), '<!doctype html><html><body>not a video</body></html>')
+  // Phone-like footage: an odd size and frame rate, which the editing copy normalises.
+  await runFfmpeg(ffmpegArgs`-v error -y -f lavfi -i testsrc2=s=640x480:r=24:d=1 -c:v libx264 -preset ultrafast -pix_fmt yuv420p ${join(served, 'phone.mp4')}`)
   const host = await startPythonServer(served)
   const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
   try {
@@ -644,6 +646,18 @@ test('media: upload an image and a video, import from a URL, a failed import, us
     assert.is(await page.evaluate(() => navigator.clipboard.readText()), image.url)
     assert.equal(await unlabelledControls(page), [])
     await shot(page, 'media')
+
+    // Import with an editing copy: the rendition is listed under the source with its link once made.
+    await url.fill(`${host.url}/phone.mp4`)
+    await page.getByLabel(/Also make an editing copy/).check()
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    const phoneRow = page.locator('tr[data-name="phone.mp4"][data-status="ready"]')
+    await phoneRow.locator('li[data-rendition][data-status="ready"] a').waitFor({ state: 'attached', timeout: 60_000 })
+    const phone = named(await listed(), 'phone.mp4')
+    const copy = phone.renditions[0]
+    assert.equal([copy.status, copy.width, copy.height, copy.fps], ['ready', 1920, 1080, 30])
+    assert.is(await phoneRow.locator('li[data-rendition] a').getAttribute('href'), copy.url)
+    assert.match((await phoneRow.locator('.renditions summary').textContent()) ?? '', /1 rendition/)
 
     // Use in playground: a draft that is not JSON is left alone; otherwise the image joins it as a clip.
     const broken = '{"timeline": '

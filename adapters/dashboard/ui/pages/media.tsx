@@ -6,16 +6,20 @@ import { SourceTable } from './media-list'
 import { isMoving, sourceName } from './media-parts'
 import { UploadZone } from './media-upload'
 
+/** The rendition most users want of a video: normalised for editing (the issue's "phone footage to 1080p30"). */
+const EDITING_COPY = { format: 'mp4', resolution: '1080', fps: 30 }
+
 /** Import from a URL: the service fetches the file; the field shows why a URL is refused. */
 function ImportForm({ onChange }: { onChange(): void }) {
   const [url, setUrl] = useState('')
+  const [copy, setCopy] = useState(false)
   const { busy, error, run } = useAction()
   const [done, setDone] = useState('')
   const submit = (e: Event) => {
     e.preventDefault()
     setDone('')
     run(async () => {
-      const s = await api<Source>('POST', '/v1/sources', { url: url.trim() })
+      const s = await api<Source>('POST', '/v1/sources', { url: url.trim(), ...(copy ? { renditions: [EDITING_COPY] } : {}) })
       setDone(`Importing ${sourceName(s)}; it is listed below.`)
       setUrl('')
       onChange()
@@ -36,6 +40,10 @@ function ImportForm({ onChange }: { onChange(): void }) {
         aria-describedby="media-url-error"
       />
       <FieldError error={error} path="url" id="media-url-error" />
+      <label class="check">
+        <input type="checkbox" checked={copy} onChange={(e) => setCopy(e.currentTarget.checked)} />
+        Also make an editing copy: 1080p, 30 fps, H.264 mp4 (phone footage, odd frame rates)
+      </label>
       <div class="toolbar">
         <button type="submit" disabled={busy}>
           {busy ? 'Importing…' : 'Import'}
