@@ -39,19 +39,26 @@ async function next(reader: ReadableStreamDefaultReader<Uint8Array>, name: strin
   }
 }
 
+/** `reelforge preview <args> --port 0` in a child, and the address it prints once it listens. */
+function startPreview(args: string[]) {
+  const child = spawn('node_modules/.bin/tsx', ['adapters/cli/main.ts', 'preview', ...args, '--port', '0'], { cwd: root })
+  const url = new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /preview: (http:\/\/\S+)/.exec(out)
+      if (m) resolve(m[1]!)
+    })
+    child.on('exit', (code) => reject(new Error(`preview exited ${code}`)))
+  })
+  return { child, url }
+}
+
 test('the page, the render, a frame from the scrubber, and a new render when the file is saved', async () => {
   writeFileSync(editFile, JSON.stringify(edit('#0000ff')))
-  const child = spawn('node_modules/.bin/tsx', ['adapters/cli/main.ts', 'preview', editFile, '--port', '0', '--resolution', 'preview'], { cwd: root })
+  const { child, url: started } = startPreview([editFile, '--resolution', 'preview'])
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      child.stdout.on('data', (d) => {
-        out += d
-        const m = /preview: (http:\/\/\S+)/.exec(out)
-        if (m) resolve(m[1]!)
-      })
-      child.on('exit', (code) => reject(new Error(`preview exited ${code}`)))
-    })
+    const url = await started
     assert.match(await (await fetch(url)).text(), /<video id="video"/)
     const reader = (await fetch(`${url}events`)).body!.getReader()
     const buffered = { text: '' }
@@ -84,17 +91,9 @@ test('a frame answers while the first render is still running: it is its own sti
   Object.assign(long.timeline.tracks[0]!.clips[0]!, { effect: 'zoomIn' })
   const file = join(dir, 'long.json')
   writeFileSync(file, JSON.stringify(long))
-  const child = spawn('node_modules/.bin/tsx', ['adapters/cli/main.ts', 'preview', file, '--port', '0'], { cwd: root })
+  const { child, url: started } = startPreview([file])
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      child.stdout.on('data', (d) => {
-        out += d
-        const m = /preview: (http:\/\/\S+)/.exec(out)
-        if (m) resolve(m[1]!)
-      })
-      child.on('exit', (code) => reject(new Error(`preview exited ${code}`)))
-    })
+    const url = await started
     const reader = (await fetch(`${url}events`)).body!.getReader()
     await next(reader, 'rendering', { text: '' }) // the edit is loaded and its video under way
     const frame = await fetch(`${url}frame?t=1.5`)
