@@ -101,12 +101,25 @@ test('webm and mov (H.264 and ProRes) are cut and joined too: same frames, durat
 })
 test("'auto' cuts by the cores it plans for (none below 8); gif and short edits render in one piece", async () => {
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
-  const e = edit([{ asset: { type: 'title', text: 'auto' }, start: 0, length: 6, effect: 'zoomIn' }], { fps: 25 })
+  // A moving picture under the title (testsrc2's counter and sweep), so that a frame from the wrong time shows.
+  const moving = await lavfi('testsrc2=size=320x180:rate=25:duration=6', join(dir, 'moving.mp4'))
+  const e = edit(
+    [
+      { asset: { type: 'title', text: 'auto' }, start: 0, length: 6, effect: 'zoomIn' },
+      { asset: { type: 'video', src: moving }, start: 0, length: 6 },
+    ],
+    { fps: 25 },
+  )
   const big = await renderSegmented(renderer, e, { out: join(dir, 'auto16.mp4'), segments: 'auto', cores: 16 })
   const small = await renderSegmented(renderer, e, { out: join(dir, 'auto2.mp4'), segments: 'auto', cores: 2 })
   assert.equal([big.segments, small.segments], [3, 1], 'at least 2 s a piece on 16 cores; one piece on 2')
   assert.equal([autoSegments(4, 60), autoSegments(8, 60), autoSegments(16, 60), autoSegments(64, 600), autoSegments(16, 5)], [1, 4, 8, 16, 2])
   assert.equal([big.frames, small.frames], [150, 150])
+  // The auto-cut file shows the one-piece file's pictures, on both sides of each of its two joins (49|50, 99|100).
+  const one = await decodeFrames(small.path, 320, 180)
+  const cut = await decodeFrames(big.path, 320, 180)
+  for (const i of [0, 49, 50, 51, 99, 100, 101, 149]) assert.ok(diff(one, cut, i) < 4, `auto frame ${i}: differs by ${diff(one, cut, i).toFixed(2)}`)
+  assert.ok(frameDiff(cut, 48, 51) > 0.5, 'the picture moves across the join (the check could fail)')
   const short = await renderSegmented(renderer, edit([{ asset: { type: 'title', text: 'x' }, start: 0, length: 0.8 }]), {
     out: join(dir, 'short.mp4'),
     segments: 4,
