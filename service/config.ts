@@ -97,6 +97,8 @@ export interface SourceLimits {
   uploadTtlSeconds?: number
   /** With S3 storage: how often this process looks in the bucket for uploads sent to their presigned URL (default 2000). */
   uploadPollMs?: number
+  /** …and for how long past a presigned URL's expiry, for a PUT begun in time (default 600000). */
+  uploadGraceMs?: number
   /** Imports at a time in this process. */
   imports: number
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js'
+import { ServiceError } from '../errors.js'
 
 /** Requests per minute, per API key and model. */
 export type RateLimits = Record<string, number>
@@ -82,6 +83,16 @@ export class RateLimiter {
     recent.push(now)
     this.calls.set(id, recent)
     return { ok: true }
+  }
+
+  /** Takes a slot, or refuses with the 429 every API call answers: the limit, and when to retry (`Retry-After`). */
+  claim(key: string, model: string, what = model): void {
+    const r = this.take(key, model)
+    if (r.ok) return
+    const seconds = Math.max(1, Math.ceil(r.retryAfterMs / 1000))
+    throw new ServiceError('E_RATE_LIMITED', `rate limit for ${what} reached (${this.limitOf(model)} per minute per key); retry in ${seconds} s`, {
+      retryAfter: seconds,
+    })
   }
 
   async wait(key: string, model: string, signal?: AbortSignal): Promise<void> {

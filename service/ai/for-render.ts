@@ -32,7 +32,10 @@ export function aiForRender(d: AiJobDeps): AiRunner {
     // goes on, with a warning from the asset) instead of a 422 that would fail a whole render for one clip.
     const { provider, model } = chooseProvider(d.providers, owner, task, undefined, { standIn: true })
     const price = owner.sandbox || provider.local ? 0 : (d.pricing.ai[task] ?? 0)
-    await d.limiter.wait(owner.keyId, model, ctx.signal)
+    // A render's clip waits for a slot (failing the render for a busy minute would waste it); a caller asking
+    // directly (the storyboard: no render job) is answered 429 with Retry-After, as every API call over its limit.
+    if (owner.jobId) await d.limiter.wait(owner.keyId, model, ctx.signal)
+    else d.limiter.claim(owner.keyId, model)
     // What was asked, minus local paths (a start image is the render's file, not the account's business).
     const { image: _image, ...shown } = ask as Record<string, unknown>
     const id = await d.store.create(owner, task, model, { ...shown, render_id: owner.jobId ?? null, clip: ctx.path })

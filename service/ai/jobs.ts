@@ -5,7 +5,6 @@ import type { AiJobRecord } from '../api-types.js'
 import type { Pricing } from '../billing/pricing.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
-import { ServiceError } from '../errors.js'
 import type { Storage } from '../storage/storage.js'
 import { checkTargetUrl, parseBody } from '../validate.js'
 import type { Webhooks } from '../webhooks/events.js'
@@ -46,13 +45,7 @@ export class AiJobs {
     const input = parseBody(AI_JOB_SCHEMAS[kind], body) as Record<string, unknown> & { model?: string; callback?: string }
     for (const field of ['src', 'image', 'callback'] as const) await checkTargetUrl(field, input[field] as string | undefined, this.d.config.network)
     const { model } = chooseProvider(this.d.providers, p, kind, input.model)
-    const slot = this.d.limiter.take(p.keyId, model)
-    if (!slot.ok) {
-      const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
-      throw new ServiceError('E_RATE_LIMITED', `rate limit for ${model} reached (${this.d.limiter.limitOf(model)} per minute per key); retry in ${seconds} s`, {
-        retryAfter: seconds,
-      })
-    }
+    this.d.limiter.claim(p.keyId, model)
     const { callback, ...request } = input
     const id = await this.d.store.create(p, kind, model, request, callback)
     try {

@@ -65,15 +65,7 @@ export class ImageService {
 
   /** `POST /v1/ai/image`: one image now; a full rate window is 429 with Retry-After. */
   async generate(principal: Principal, request: ImageRequestInput, signal?: AbortSignal): Promise<ImageRecord> {
-    const slot = this.d.limiter.take(principal.keyId, request.model)
-    if (!slot.ok) {
-      const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
-      throw new ServiceError(
-        'E_RATE_LIMITED',
-        `rate limit for ${request.model} reached (${this.d.config.rateLimits[request.model]} per minute per key); retry in ${seconds} s`,
-        { retryAfter: seconds },
-      )
-    }
+    this.d.limiter.claim(principal.keyId, request.model)
     const id = await this.insert(principal, request, {})
     await this.holdOrDelete(principal, id, request.model)
     const { record, error } = await this.attempt(id, principal, request, signal)

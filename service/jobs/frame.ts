@@ -4,7 +4,6 @@ import * as v from 'valibot'
 import { type Edit, frameEdit } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import { FRAME_LIMIT, type RateLimiter } from '../accounts/rate-limit.js'
-import { ServiceError } from '../errors.js'
 import { parseBody } from '../validate.js'
 import { inWorkDir } from '../work-dir.js'
 import { check, type SubmitDeps } from './submit.js'
@@ -21,11 +20,7 @@ const FrameAt = v.looseObject({
 export async function renderFrame(d: SubmitDeps & { limiter: RateLimiter }, p: Principal, body: unknown): Promise<Buffer> {
   const { time, ...rest } = parseBody(FrameAt, body)
   const { edit } = await check(d, p, 'render', rest)
-  const slot = d.limiter.take(p.keyId, FRAME_LIMIT)
-  if (!slot.ok) {
-    const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
-    throw new ServiceError('E_RATE_LIMITED', `frame previews are limited per key; retry in ${seconds} s`, { retryAfter: seconds })
-  }
+  d.limiter.claim(p.keyId, FRAME_LIMIT, 'frame previews')
   // The edit came back merged from the checks: its merge fields have nothing left to fill.
   const frame = frameEdit({ ...edit, merge: undefined } as unknown as Edit, time)
   return inWorkDir(d.config, 'frame-', async (dir) => {

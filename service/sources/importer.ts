@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { RenderError } from '../../core/index.js'
 import type { ServiceConfig } from '../config.js'
 import { inject, injectable } from '../di.js'
 import { fetchGuarded } from '../probe.js'
@@ -15,7 +16,7 @@ import { fetchStaged, StagedWatch, stagingKey } from './staged-upload.js'
 import type { Source, SourceStore } from './store.js'
 
 /** The public record of a source, as events carry it. */
-export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, ...record }: Source) => record
+export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, staged: _st, ...record }: Source) => record
 
 /**
  * Imports sources in this process, a few at a time: download through the render loader's guard (a fresh copy,
@@ -70,6 +71,8 @@ export class SourceImporter {
     }
     const source = await this.sources.byId(id)
     if (!source || (source.status !== 'queued' && source.status !== 'importing')) return
+    // A staged upload claimed by a process that stopped: its bytes are still in the bucket, so import them again.
+    if (source.staged) return void (source.status === 'importing' && (await this.finish(source, this.importStaged(source))))
     // An upload that was being received when the process stopped cannot be resumed: its bytes are gone.
     if (!source.input_url) return void (source.status === 'importing' && (await this.finish(source, this.fail(id, 'the upload was interrupted; upload again'))))
     const url = source.input_url
@@ -80,7 +83,7 @@ export class SourceImporter {
         const room = await this.room(source.accountId)
         const path = await fetchGuarded({ config: this.config }, url, { cacheDir: dir, maxBytes: room.maxBytes, timeoutMs: 10 * 60_000 }).catch((e) => {
           // The loader names its own limit; say which setting it was here.
-          if (!/limit/i.test(String(e?.message))) throw e
+          if (!(e instanceof RenderError && e.code === 'E_ASSET_TOO_LARGE')) throw e
           throw new Error(
             room.byQuota ? `${e.message} (the account's storage quota has ${room.left} bytes left)` : `${e.message} (the per-file limit sources.maxFileBytes)`,
           )

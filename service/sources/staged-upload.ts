@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
+import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Storage } from '../storage/storage.js'
 import { tooLarge } from './ingest.js'
@@ -14,6 +15,8 @@ import type { SourceStore } from './store.js'
 
 /** What `upload_token` holds for such an upload: no token of ours (the bucket checks the signature), never a sha256. */
 export const STAGED_UPLOAD = 'presigned-s3'
+/** …and once a process has claimed its file: still marked, so a restart re-imports it and the watch can tidy after it. */
+export const STAGED_CLAIMED = 'presigned-s3-claimed'
 
 /** Where the client's PUT lands: under the source's id, so that DELETE and listings by id see it. */
 export const stagingKey = (id: string) => `${id}/upload.part`
@@ -33,7 +36,15 @@ export async function fetchStaged(storage: Storage, id: string, dir: string, roo
   if (!file) return undefined
   if (file.size > room.maxBytes) throw tooLarge(room)
   const path = join(dir, 'upload')
-  await pipeline(file.read(), createWriteStream(path))
+  // Counted as it comes too: the URL takes PUTs until it expires, so the object read may not be the one measured.
+  let bytes = 0
+  const capped = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length
+      done(bytes > room.maxBytes ? tooLarge(room) : null, chunk)
+    },
+  })
+  await pipeline(file.read(), capped, createWriteStream(path))
   return path
 }
 
@@ -65,6 +76,8 @@ export class StagedWatch {
     this.looking = true
     try {
       for (const id of await this.sources.stagedUploads()) if (await this.storage.open(stagingKey(id))) this.found(id)
+      // A file PUT again after its source was imported (or failed) is nobody's: removed, outside any quota.
+      for (const id of await this.sources.stagedLeftovers()) if (await this.storage.open(stagingKey(id))) await this.storage.remove(stagingKey(id))
     } catch (e) {
       console.warn(`[sources] looking for uploads in the bucket failed: ${(e as Error).message}`)
     } finally {

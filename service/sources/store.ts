@@ -10,7 +10,7 @@ import { TOKENS } from '../tokens.js'
 import type { Rendition } from './rendition-schema.js'
 import type { SourceRenditions } from './renditions.js'
 import type { Sniffed } from './sniff.js'
-import { STAGED_GRACE_MS, STAGED_UPLOAD, stagingKey } from './staged-upload.js'
+import { STAGED_CLAIMED, STAGED_GRACE_MS, STAGED_UPLOAD, stagingKey } from './staged-upload.js'
 
 export type SourceStatus = SourceRecord['status']
 // A row holds the record's columns (booleans as integers) and what only the service sees.
@@ -24,7 +24,7 @@ type Row = Omit<SourceRecord, 'url' | 'has_audio' | 'renditions'> & {
   upload_expires_at: string | null
 }
 /** A source row with what the importer needs beside its public record. */
-export type Source = SourceRecord & { accountId: string; sandbox: boolean; callback: string | null; key: string | null }
+export type Source = SourceRecord & { accountId: string; sandbox: boolean; callback: string | null; key: string | null; staged: boolean }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** What an upload that never received its bytes says once its URL has expired. */
@@ -61,6 +61,9 @@ export class SourceStore {
     return (await this.byId(id))!
   }
 
+  /** How long past a presigned URL's expiry its file may still land (and be looked for). */
+  private grace = () => this.config.sources.uploadGraceMs ?? STAGED_GRACE_MS
+
   /** Takes an upload's one chance: true once, for the right token before it expires (the token is spent). */
   async claimUpload(id: string, tokenHash: string): Promise<boolean> {
     const now = nowIso()
@@ -73,7 +76,7 @@ export class SourceStore {
 
   /** Uploads sent (or still to be sent) to a presigned bucket URL, until a while past their expiry. */
   async stagedUploads(): Promise<string[]> {
-    const since = new Date(Date.now() - STAGED_GRACE_MS).toISOString()
+    const since = new Date(Date.now() - this.grace()).toISOString()
     const rows = await this.db.all<{ id: string }>("SELECT id FROM sources WHERE status = 'queued' AND upload_token = ? AND upload_expires_at > ?", [
       STAGED_UPLOAD,
       since,
@@ -84,10 +87,17 @@ export class SourceStore {
   /** Takes a staged upload for import: true once, in whichever process asks first. */
   async claimStaged(id: string): Promise<boolean> {
     const changed = await this.db.run(
-      "UPDATE sources SET status = 'importing', upload_token = NULL, updated_at = ? WHERE id = ? AND upload_token = ? AND status = 'queued'",
-      [nowIso(), id, STAGED_UPLOAD],
+      "UPDATE sources SET status = 'importing', upload_token = ?, updated_at = ? WHERE id = ? AND upload_token = ? AND status = 'queued'",
+      [STAGED_CLAIMED, nowIso(), id, STAGED_UPLOAD],
     )
     return changed === 1
+  }
+
+  /** Staged uploads already imported (or failed) whose URL may still take a PUT: the watch removes what lands. */
+  async stagedLeftovers(): Promise<string[]> {
+    const since = new Date(Date.now() - this.grace()).toISOString()
+    const sql = "SELECT id FROM sources WHERE upload_token = ? AND status IN ('ready', 'failed') AND upload_expires_at > ?"
+    return (await this.db.all<{ id: string }>(sql, [STAGED_CLAIMED, since])).map((r) => r.id)
   }
 
   async get(principal: Principal, id: string): Promise<Source> {
@@ -165,8 +175,10 @@ export class SourceStore {
   }
 
   private toSource(r: Row): Source {
-    // An upload whose URL expired before any bytes came will never be ready: it reads as failed.
-    const expired = r.status === 'queued' && r.upload_expires_at !== null && r.upload_expires_at <= nowIso()
+    // An upload whose URL expired before any bytes came will never be ready: it reads as failed — a staged one only
+    // once the watch has stopped looking (a large PUT begun in time may land a little after the expiry).
+    const grace = r.upload_token === STAGED_UPLOAD ? this.grace() : 0
+    const expired = r.status === 'queued' && r.upload_expires_at !== null && Date.parse(r.upload_expires_at) + grace <= Date.now()
     return {
       id: r.id,
       status: expired ? 'failed' : r.status,
@@ -188,6 +200,7 @@ export class SourceStore {
       sandbox: !!r.sandbox,
       callback: r.callback,
       key: r.storage_key,
+      staged: r.upload_token === STAGED_CLAIMED,
       filename: r.filename,
     }
   }

@@ -54,4 +54,19 @@ test('a model named only in the environment (an Ollama model) falls under the li
   }
 })
 
+test('a storyboard over its text limit is answered 429 with Retry-After at once, not kept waiting', async () => {
+  const svc = await testService({ config: { rateLimits: { sandbox: 1 } } })
+  try {
+    const post = () => svc.call('POST', '/v1/ai/storyboard', { key: svc.sandbox, body: { prompt: 'a fox in the snow', duration: 6 } })
+    assert.is((await post()).status, 200)
+    const started = Date.now()
+    const refused = await post()
+    assert.is(refused.status, 429, JSON.stringify(refused.body))
+    assert.ok(Date.now() - started < 5_000, `answered in ${Date.now() - started} ms`)
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1)
+  } finally {
+    await svc.close()
+  }
+})
+
 test.run()

@@ -74,10 +74,15 @@ test("`proxy: true` gives this service's own URL on S3 storage too (the dashboar
   assert.equal(await objectsOf(upload.id), ['red.png'])
 })
 
-test("a rendered source's cached copy goes with DELETE; the staged upload's PUT URL cannot be reused", async () => {
+test("a PUT again to a used URL is removed, not imported; a rendered source's cached copy goes with DELETE", async () => {
   const upload = (await ctx.svc.call('POST', '/v1/upload', { body: { filename: 'red.png' } })).body
   await putFile(upload.url, join(dir, 'red.png'))
   const source = await settled(ctx.svc, upload.id)
+  // The bucket takes PUTs until the URL expires: a second one lands, and the watch removes it (no quota counts it).
+  assert.is((await putFile(upload.url, join(dir, 'red.png'))).status, 200)
+  for (let i = 0; i < 100 && (await objectsOf(upload.id)).includes('upload.part'); i++) await new Promise((r) => setTimeout(r, 50))
+  assert.equal(await objectsOf(upload.id), ['red.png'], 'the second PUT was removed')
+  assert.is((await ctx.svc.call('GET', `/v1/sources/${upload.id}`)).body.updated_at, source.updated_at, 'and not imported again')
   const edit = {
     timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: source.url }, start: 0, length: 1 }] }] },
     output: { format: 'jpg', size: { width: 64, height: 48 } },
@@ -91,16 +96,35 @@ test("a rendered source's cached copy goes with DELETE; the staged upload's PUT 
   assert.equal(await objectsOf(source.id), [])
 })
 
-test('an expired presigned URL is refused by the bucket, and the source reads as failed', async () => {
-  const svc = await withS3({ uploadTtlSeconds: 1 })
+test('an expired presigned URL is refused by the bucket; the source reads as failed once the grace is over', async () => {
+  const svc = await withS3({ uploadTtlSeconds: 1, uploadGraceMs: 1500 })
   try {
     const upload = (await svc.call('POST', '/v1/upload', { body: {} })).body
     await new Promise((r) => setTimeout(r, 2100))
     const put = await putFile(upload.url, join(dir, 'red.png'))
     assert.is(put.status, 403)
     assert.match(await put.text(), /Request has expired/)
+    // A PUT begun before the expiry may still land: not failed while the watch looks (clients stop polling on failed).
+    assert.is((await svc.call('GET', `/v1/sources/${upload.id}`)).body.status, 'queued')
+    await new Promise((r) => setTimeout(r, 1000))
     assert.equal([(await svc.call('GET', `/v1/sources/${upload.id}`)).body.status], ['failed'])
     // (s3rver checks a presigned URL's expiry but not its V4 signature, so tampering is the bucket's to refuse.)
+  } finally {
+    await svc.close()
+  }
+})
+
+test('a staged import cut short by a stopped process is imported again by the next start', async () => {
+  const svc = await testService({ config: { s3: ctx.s3.config, sources: { quotaBytes: 1024 ** 3, maxFileBytes: 1024 ** 3, imports: 1, uploadPollMs: 100 } } })
+  try {
+    const upload = (await svc.call('POST', '/v1/upload', { body: { filename: 'red.png' } })).body
+    assert.is((await putFile(upload.url, join(dir, 'red.png'))).status, 200)
+    // As a process leaves it when it stops right after claiming the file: importing, the bytes still in the bucket.
+    assert.ok(await svc.sources.claimStaged(upload.id))
+    await svc.start()
+    const source = await settled(svc, upload.id)
+    assert.equal([source.status, source.width], ['ready', 64], source.error)
+    assert.equal(await objectsOf(upload.id), ['red.png'])
   } finally {
     await svc.close()
   }
