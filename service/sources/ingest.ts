@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream'
 import * as v from 'valibot'
 import { show } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
@@ -61,3 +62,14 @@ export const tooLarge = (room: { maxBytes: number; byQuota: boolean; left: numbe
     : new ServiceError('E_PAYLOAD_TOO_LARGE', `the file is larger than the per-file limit sources.maxFileBytes (${room.maxBytes} bytes)`, {
         limit: 'sources.maxFileBytes',
       })
+
+/** Passes a file's bytes on and fails with `tooLarge` once they pass `room.maxBytes` (counted, whatever was declared). */
+export function byteCap(room: { maxBytes: number; byQuota: boolean; left: number }): Transform {
+  let bytes = 0
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.byteLength
+      done(bytes > room.maxBytes ? tooLarge(room) : null, chunk)
+    },
+  })
+}

@@ -1,9 +1,8 @@
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
-import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Storage } from '../storage/storage.js'
-import { tooLarge } from './ingest.js'
+import { byteCap, tooLarge } from './ingest.js'
 import type { SourceStore } from './store.js'
 
 /**
@@ -37,14 +36,7 @@ export async function fetchStaged(storage: Storage, id: string, dir: string, roo
   if (file.size > room.maxBytes) throw tooLarge(room)
   const path = join(dir, 'upload')
   // Counted as it comes too: the URL takes PUTs until it expires, so the object read may not be the one measured.
-  let bytes = 0
-  const capped = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length
-      done(bytes > room.maxBytes ? tooLarge(room) : null, chunk)
-    },
-  })
-  await pipeline(file.read(), capped, createWriteStream(path))
+  await pipeline(file.read(), byteCap(room), createWriteStream(path))
   return path
 }
 

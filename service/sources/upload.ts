@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
-import { Transform, type Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import * as v from 'valibot'
 import type { Principal } from '../accounts/keys.js'
@@ -9,7 +9,7 @@ import { publicBaseUrl, type ServiceConfig } from '../config.js'
 import { ServiceError } from '../errors.js'
 import { parseBody } from '../validate.js'
 import type { SourceImporter } from './importer.js'
-import { checkQuota, tooLarge } from './ingest.js'
+import { byteCap, checkQuota, tooLarge } from './ingest.js'
 import { STAGED_UPLOAD } from './staged-upload.js'
 import { type Source, type SourceStore, UPLOAD_EXPIRED } from './store.js'
 
@@ -64,17 +64,10 @@ export async function receiveUpload(d: UploadDeps, id: string, token: string, bo
     if (source.status === 'queued') throw new ServiceError('E_FORBIDDEN', 'the upload token is wrong')
     throw new ServiceError('E_CONFLICT', 'this upload URL was used already')
   }
-  let received = 0
-  const limit = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      received += chunk.byteLength
-      done(received > room.maxBytes ? tooLarge(room) : null, chunk)
-    },
-  })
   return d.importer.inWorkDir(async (dir) => {
     const path = join(dir, 'upload')
     try {
-      await pipeline(body, limit, createWriteStream(path))
+      await pipeline(body, byteCap(room), createWriteStream(path))
     } catch (e) {
       const error = e instanceof ServiceError ? e : new ServiceError('E_BAD_REQUEST', 'the upload ended before the whole file arrived')
       await d.importer.finishUpload(source, error)
