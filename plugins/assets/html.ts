@@ -1,24 +1,29 @@
 import { createHash } from 'node:crypto'
 import { cssColor, defineAssetPlugin, HtmlAssetSchema } from '../../core/index.js'
 
-/** Rasterised html boxes, shared by identical clips (oldest dropped first past 64 MB). */
-const cache = new Map<string, { pixels: Promise<Uint8Array>; bytes: number }>()
+/**
+ * Rasterised html boxes, shared by identical clips (oldest dropped first past 64 MB), with the warnings
+ * their layout gave: a clip served from the cache — in a later render too — still says what it left out.
+ */
+type Raster = { pixels: Uint8Array; warnings: string[] }
+const cache = new Map<string, { raster: Promise<Raster>; bytes: number }>()
 let cachedBytes = 0
 const CACHE_LIMIT = 64 * 1024 * 1024
 
-function rasterise(key: string, bytes: number, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
+function rasterise(key: string, bytes: number, make: (warn: (m: string) => void) => Promise<Uint8Array>): Promise<Raster> {
   const hit = cache.get(key)
-  if (hit) return hit.pixels
-  const pixels = make()
-  cache.set(key, { pixels, bytes })
+  if (hit) return hit.raster
+  const warnings: string[] = []
+  const raster = make((m) => warnings.push(m)).then((pixels) => ({ pixels, warnings }))
+  cache.set(key, { raster, bytes })
   cachedBytes += bytes
-  pixels.catch(() => cache.delete(key) && (cachedBytes -= bytes))
+  raster.catch(() => cache.delete(key) && (cachedBytes -= bytes))
   for (const [old, entry] of cache) {
     if (cachedBytes <= CACHE_LIMIT || old === key) break
     cache.delete(old)
     cachedBytes -= entry.bytes
   }
-  return pixels
+  return raster
 }
 
 /**
@@ -39,6 +44,7 @@ export const html = defineAssetPlugin({
       background: params.background ? cssColor(params.background) : undefined,
       position: params.position ?? 'center',
     }
+    let warned = false // a clip opened again in one render warns once
     return {
       size,
       static: true,
@@ -49,9 +55,11 @@ export const html = defineAssetPlugin({
           .update(JSON.stringify([box, need, fonts]))
           .digest('hex')
         // satori, resvg and juice cost ~75 MB resident: load them only when an html clip is drawn.
-        const pixels = await rasterise(key, need.width * need.height * 4, async () =>
-          (await import('../lib/html/render.js')).renderHtml(box, need, ctx.fonts, ctx.warn),
+        const { pixels, warnings } = await rasterise(key, need.width * need.height * 4, async (warn) =>
+          (await import('../lib/html/render.js')).renderHtml(box, need, ctx.fonts, warn),
         )
+        if (!warned) warnings.forEach((m) => ctx.warn(m))
+        warned = true
         const texture = gpu.texture(pixels, need.width, need.height)
         return { frame: () => texture, close: () => gpu.release(texture) }
       },

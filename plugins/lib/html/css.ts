@@ -67,3 +67,51 @@ export function familiesOf(value: string): string[] {
     )
     .filter(Boolean)
 }
+
+/**
+ * `@import` rules removed (juice never loads them, and one left in a `<style>` stops juice applying the rest
+ * of that sheet), with one warning.
+ */
+export function withoutImports(css: string, warn: (m: string) => void): string {
+  const out = css.replace(/@import\b(?:[^;"'<]|"[^"]*"|'[^']*')*;?/gi, '')
+  if (out !== css) warn('@import is not loaded in html assets (put the CSS in the asset\'s "css")')
+  return out
+}
+
+/**
+ * Declarations with their `url(…)` images taken out: satori would fetch a URL, read a path or fail the whole
+ * render on bad data, and html assets load nothing. `background: url(x) red` keeps its red; a declaration
+ * left with nothing is dropped.
+ */
+export function withoutUrls(style: Record<string, string>, warn: (m: string) => void): Record<string, string> {
+  for (const [prop, value] of Object.entries(style)) {
+    if (!/url\(/i.test(value)) continue
+    warn('images in CSS (url(…)) are not loaded in html assets (use an image clip)')
+    const rest = stripUrls(value)
+      .replace(/\s*,(\s*,)+/g, ',')
+      .replace(/^[\s,]+|[\s,]+$/g, '')
+    if (rest) style[prop] = rest
+    else delete style[prop]
+  }
+  return style
+}
+
+/** Removes every `url(…)` token, its quotes and any `)` inside them respected. */
+function stripUrls(value: string): string {
+  let out = ''
+  let i = 0
+  const next = /url\(/gi
+  for (let m = next.exec(value); m; m = next.exec(value)) {
+    out += value.slice(i, m.index)
+    let j = m.index + 4,
+      quote = ''
+    for (; j < value.length; j++) {
+      const ch = value[j]
+      if (quote) quote = ch === quote ? '' : quote
+      else if (ch === '"' || ch === "'") quote = ch
+      else if (ch === ')') break
+    }
+    i = next.lastIndex = j + 1
+  }
+  return out + value.slice(i)
+}

@@ -1,5 +1,5 @@
 import { parseFragment, serializeOuter, type DefaultTreeAdapterMap } from 'parse5'
-import { parseStyle } from './css.js'
+import { parseStyle, withoutUrls } from './css.js'
 
 type Node = DefaultTreeAdapterMap['childNode']
 type Element = DefaultTreeAdapterMap['element']
@@ -99,7 +99,7 @@ const UA: Record<string, Record<string, string>> = {
 /**
  * Converts inlined HTML (styles already in `style` attributes) into satori's element tree. Block elements
  * become `display: block` boxes, inline ones spans, tables flex rows; what satori cannot draw (scripts,
- * images, embeds) is dropped with a warning — nothing is ever executed or fetched.
+ * images, embeds, CSS `url()`s) is dropped with a warning — nothing is ever executed or fetched.
  */
 export function toVNodes(html: string, warn: (message: string) => void): VNode[] {
   const warned = new Set<string>()
@@ -112,7 +112,7 @@ export function toVNodes(html: string, warn: (message: string) => void): VNode[]
     if (DROPPED_QUIETLY.has(tag)) return null
     if (DROPPED_WITH_WARNING[tag]) return (once(DROPPED_WITH_WARNING[tag]!), null)
     const attrs = Object.fromEntries(el.attrs.map((a) => [a.name.toLowerCase(), a.value]))
-    const style: Record<string, string | number> = { ...UA[tag], ...presentational(tag, attrs), ...parseStyle(attrs.style) }
+    const style: Record<string, string | number> = { ...UA[tag], ...presentational(tag, attrs), ...withoutUrls(parseStyle(attrs.style), once) }
     if (tag === 'svg') return inlineSvg(el, attrs, style)
     if (tag === 'br') return { type: 'div', props: { style: { display: 'flex', width: '100%', height: 0 }, children: [] } }
     if (tag === 'hr')

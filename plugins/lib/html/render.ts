@@ -1,7 +1,7 @@
 import juice from 'juice'
 import satori from 'satori'
 import type { FontBook, Size } from '../../../core/index.js'
-import { alphaFirstHex } from './css.js'
+import { alphaFirstHex, withoutImports } from './css.js'
 import { toVNodes, type VNode } from './dom.js'
 import { bindFonts } from './fonts.js'
 import { RasteriserCrash, rasteriseSvg } from '../raster/resvg.js'
@@ -34,7 +34,11 @@ const JUSTIFY: Record<string, [string, string]> = {
  * (text becomes vector paths), resvg rasterises at `need` pixels. Returns premultiplied RGBA, as resvg does.
  */
 export async function renderHtml(box: HtmlBox, need: Size, fonts: FontBook, warn: (m: string) => void): Promise<Uint8Array> {
-  const inlined = juice.inlineContent(alphaFirstHex(box.html), alphaFirstHex(box.css ?? ''), {
+  // One warning per asset however many sheets hold an @import.
+  const said = new Set<string>()
+  const note = (m: string) => said.has(m) || (said.add(m), warn(m))
+  const html = box.html.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, (sheet) => withoutImports(sheet, note))
+  const inlined = juice.inlineContent(alphaFirstHex(html), alphaFirstHex(withoutImports(box.css ?? '', note)), {
     applyStyleTags: true,
     removeStyleTags: true,
     preserveImportant: false,
