@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { RenderError } from '../../core/index.js'
 import { ServiceError } from '../../service/errors.js'
-import type { Idempotency } from '../../service/accounts/idempotency.js'
+import { type Idempotency, requestFingerprint } from '../../service/accounts/idempotency.js'
 import type { Principal } from '../../service/accounts/keys.js'
 import { rawBody, readJson } from './body.js'
 import { STATUS } from './errors.js'
@@ -21,11 +20,8 @@ export function idempotent(handler: (event: H3Event, principal: Principal) => un
     const scope = principal.sandbox ? `${principal.accountId}/sandbox` : principal.accountId
     // Optional: bodiless POSTs (rotate the secret, replay a delivery) take a key too; a route that needs a
     // body still refuses an empty one when its handler reads it.
-    await readJson(event, deps.bodyLimit, { optional: true })
-    const fingerprint = createHash('sha256')
-      .update(`${event.req.method} ${new URL(event.req.url).pathname}\n`)
-      .update(rawBody(event))
-      .digest('hex')
+    const value = await readJson(event, deps.bodyLimit, { optional: true })
+    const fingerprint = requestFingerprint(event.req.method, new URL(event.req.url).pathname, { text: rawBody(event), value })
     const state = await deps.idempotency.begin(scope, key, fingerprint)
     if (state.kind === 'mismatch') throw new ServiceError('E_IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request body')
     if (state.kind === 'in-progress') throw new ServiceError('E_CONFLICT', 'a request with this Idempotency-Key is still being processed')

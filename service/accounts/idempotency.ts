@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Clock } from '../clock.js'
 import type { Db } from '../db/db.js'
 import { inject, injectable } from '../di.js'
@@ -8,10 +9,29 @@ const DAY = 24 * 60 * 60 * 1000
 export type IdempotencyState = { kind: 'new' } | { kind: 'replay'; status: number; response: unknown } | { kind: 'in-progress' } | { kind: 'mismatch' }
 
 /**
+ * What a key's repeats must match: the method, the path and the parsed body, compared as Stripe compares
+ * parameters — a client's retry may serialise it again with other key order, spacing or number spelling
+ * (`1.0`), and it is still the same request; array order and every value count. A body nested too deep to
+ * walk (which the handlers refuse anyway) is compared as sent.
+ */
+export function requestFingerprint(method: string, path: string, body: { text: string; value: unknown }): string {
+  let canonical: string
+  try {
+    canonical = JSON.stringify(body.value, (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? sortedKeys(v) : v)) ?? ''
+  } catch {
+    canonical = `raw:${body.text}`
+  }
+  return createHash('sha256').update(`${method} ${path}\n`).update(canonical).digest('hex')
+}
+
+/** A copy with the keys in one order (own data properties, `__proto__` included, as JSON.parse made them). */
+const sortedKeys = (o: object) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+
+/**
  * `Idempotency-Key` on POSTs (Stripe's rules): the first request with a key runs and its answer is kept for
- * 24 h; a repeat with the same body gets that answer again and spends nothing; a repeat with a different
- * body is refused; a repeat while the first still runs is told so. Server errors are not kept, so a retry
- * after one runs again.
+ * 24 h; a repeat of the same request (`requestFingerprint`) gets that answer again and spends nothing; a
+ * repeat with a different body is refused; a repeat while the first still runs is told so. Server errors are
+ * not kept, so a retry after one runs again.
  */
 @injectable()
 export class Idempotency {
