@@ -41,3 +41,18 @@ export async function checkTargetUrl(path: string, url: string | null | undefine
   const refused = await checkUrl(url, policy)
   if (refused) throw new ServiceError('E_VALIDATION', `${path}: ${refused}`, { issues: [{ path, message: refused }] })
 }
+
+/** The longest callback or webhook URL: browsers' and CDNs' common bound, and the most a row should carry. */
+export const MAX_CALLBACK_URL = 2048
+
+/**
+ * A callback or webhook URL: at most `MAX_CALLBACK_URL` characters (stored with the job or account and sent
+ * to on every event, so unbounded it would be up to the whole body limit), then `checkTargetUrl`.
+ */
+export async function checkCallbackUrl(path: string, url: string | null | undefined, policy: NetworkPolicy): Promise<void> {
+  if (url && url.length > MAX_CALLBACK_URL) {
+    const message = `must be at most ${MAX_CALLBACK_URL} characters (got ${url.length})`
+    throw new ServiceError('E_VALIDATION', `${path}: ${message}`, { issues: [{ path, message }] })
+  }
+  await checkTargetUrl(path, url, policy)
+}

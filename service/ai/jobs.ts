@@ -6,7 +6,7 @@ import type { Pricing } from '../billing/pricing.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
 import type { Storage } from '../storage/storage.js'
-import { checkTargetUrl, parseBody } from '../validate.js'
+import { checkCallbackUrl, checkTargetUrl, parseBody } from '../validate.js'
 import type { Webhooks } from '../webhooks/events.js'
 import { WorkPool } from '../work-pool.js'
 import { chooseProvider } from './choose.js'
@@ -43,7 +43,8 @@ export class AiJobs {
 
   async submit(p: Principal, kind: AiTask, body: unknown): Promise<AiJobRecord> {
     const input = parseBody(AI_JOB_SCHEMAS[kind], body) as Record<string, unknown> & { model?: string; callback?: string }
-    for (const field of ['src', 'image', 'callback'] as const) await checkTargetUrl(field, input[field] as string | undefined, this.d.config.network)
+    for (const field of ['src', 'image'] as const) await checkTargetUrl(field, input[field] as string | undefined, this.d.config.network)
+    await checkCallbackUrl('callback', input.callback, this.d.config.network)
     const { model } = chooseProvider(this.d.providers, p, kind, input.model)
     this.d.limiter.claim(p.keyId, model)
     const { callback, ...request } = input

@@ -7,7 +7,7 @@ import { checkDestinations } from '../destinations/schema.js'
 import { ServiceError } from '../errors.js'
 import type { JobEvents } from '../events.js'
 import type { JobQueue } from '../queue/queue.js'
-import { checkTargetUrl, parseBody } from '../validate.js'
+import { checkCallbackUrl, parseBody } from '../validate.js'
 import { checkLimits } from './limits.js'
 import { checkSources, sourcePolicy, stitchPath } from './source-policy.js'
 import { StitchSchema, stitchToEdit, type StitchRequest } from './stitch.js'
@@ -44,7 +44,7 @@ export async function check(d: SubmitDeps, principal: Principal, kind: JobKind, 
   await checkSources(edit, sourcePolicy(d.config), kind === 'stitch' ? stitchPath : undefined)
   const callback = (kind === 'stitch' ? (request as StitchRequest).callback : edit.callback) ?? null
   // Here, not only in submitJob: validate must refuse the callback a submission would (it said valid: true).
-  await checkTargetUrl('callback', callback, d.config.network)
+  await checkCallbackUrl('callback', callback, d.config.network)
   const integrations = d.integrations
   const hasS3 = integrations && (() => integrations.hasS3(principal.accountId))
   warnings.push(...(await checkDestinations(edit.output.destinations, { network: d.config.network, hasS3 })))

@@ -4,7 +4,7 @@ import { show } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import type { ServiceConfig } from '../config.js'
 import { ServiceError } from '../errors.js'
-import { checkTargetUrl, parseBody } from '../validate.js'
+import { checkCallbackUrl, checkTargetUrl, parseBody } from '../validate.js'
 import type { SourceImporter } from './importer.js'
 import { RenditionsSchema } from './rendition-schema.js'
 import type { Source, SourceStore } from './store.js'
@@ -29,7 +29,7 @@ export type IngestDeps = { config: ServiceConfig; sources: SourceStore; importer
 export async function ingestSource(d: IngestDeps, principal: Principal, body: unknown): Promise<Source> {
   const input = parseBody(SourceInputSchema, body)
   await checkTargetUrl('url', input.url, d.config.network)
-  await checkTargetUrl('callback', input.callback, d.config.network)
+  await checkCallbackUrl('callback', input.callback, d.config.network)
   await checkQuota(d, principal)
   const source = await d.sources.create(principal, { url: input.url, callback: input.callback, renditions: input.renditions })
   d.importer.enqueue(source.id)

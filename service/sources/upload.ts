@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import type { Principal } from '../accounts/keys.js'
 import { publicBaseUrl, type ServiceConfig } from '../config.js'
 import { ServiceError } from '../errors.js'
-import { parseBody } from '../validate.js'
+import { checkCallbackUrl, parseBody } from '../validate.js'
 import type { SourceImporter } from './importer.js'
 import { byteCap, checkQuota, tooLarge } from './ingest.js'
 import { STAGED_UPLOAD } from './staged-upload.js'
@@ -34,6 +34,8 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
  */
 export async function createUpload(d: UploadDeps, principal: Principal, body: unknown) {
   const input = parseBody(UploadInputSchema, body ?? {})
+  // Checked now like every other callback (it skipped the network guard until its first delivery).
+  await checkCallbackUrl('callback', input.callback, d.config.network)
   await checkQuota(d, principal)
   const seconds = d.config.sources.uploadTtlSeconds ?? UPLOAD_TTL_MS / 1000
   const token = randomBytes(32).toString('base64url')

@@ -10,7 +10,7 @@ import { TOKENS } from '../tokens.js'
 import { EVENT_NAMES, type EventName } from '../vocabulary.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
-import { checkTargetUrl } from '../validate.js'
+import { checkCallbackUrl } from '../validate.js'
 import { callbackHears, shotstackCallback } from './shotstack-callback.js'
 
 /** Every event the service sends (listed in vocabulary.ts, which the dashboard shares). */
@@ -146,9 +146,9 @@ export class Webhooks {
     return c ? { url: c.url, events: c.events, secret: mask(c.secret) } : null
   }
 
-  /** Sets the global webhook; its URL must not point into private networks (a 400 naming `url`). */
+  /** Sets the global webhook; its URL is bounded and must not point into private networks (a 400 naming `url`). */
   async set(accountId: string, config: WebhookConfig): Promise<void> {
-    await checkTargetUrl('url', config.url, this.service.network)
+    await checkCallbackUrl('url', config.url, this.service.network)
     await this.db.run(
       'INSERT INTO webhooks (account_id, url, events, secret, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, events = excluded.events, secret = excluded.secret, updated_at = excluded.updated_at',
       [accountId, config.url, JSON.stringify(config.events), config.secret, nowIso()],

@@ -1,0 +1,42 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { testService, titleEdit } from '../../helpers/service.js'
+
+// What an account may store as where and how it is called back: bounded, tidy, and never shown in full.
+const SECRET = 'bounds-secret-0123456789'
+/** An https URL of exactly `n` characters. */
+const urlOf = (n: number) => {
+  const head = 'https://example.com/hook?pad='
+  return head + 'a'.repeat(n - head.length)
+}
+type Answer = { status: number; body: any }
+const refusedFor = (res: Answer, path: string) => {
+  assert.is(res.status, 400, `${path}: ${JSON.stringify(res.body).slice(0, 300)}`)
+  const issue = res.body.error.issues.find((i: { path: string }) => i.path === path)
+  assert.ok(issue, `an issue at ${path}: ${JSON.stringify(res.body.error).slice(0, 300)}`)
+  assert.match(issue.message, /at most 2048 characters/)
+}
+
+test('webhook and callback URLs are at most 2,048 characters: a 400 naming the field and the limit', async () => {
+  const svc = await testService()
+  try {
+    const hook = (url: string) => svc.call('PUT', '/v1/webhooks', { body: { url, events: ['render.complete'], secret: SECRET } })
+    refusedFor(await hook(urlOf(2049)), 'url')
+    assert.is((await hook(urlOf(2048))).status, 200)
+    const render = (callback: string) => svc.call('POST', '/v1/render', { body: { ...titleEdit(1), callback } })
+    refusedFor(await render(urlOf(2049)), 'callback')
+    assert.is((await render(urlOf(2048))).status, 201)
+    // The other requests that take a callback keep to the same bound.
+    refusedFor(await svc.call('POST', '/v1/stitch', { body: { clips: [{ src: 'https://example.com/a.mp4' }], callback: urlOf(2049) } }), 'callback')
+    refusedFor(await svc.call('POST', '/v1/sources', { body: { url: 'https://example.com/a.mp4', callback: urlOf(2049) } }), 'callback')
+    refusedFor(await svc.call('POST', '/v1/upload', { body: { filename: 'a.mp4', callback: urlOf(2049) } }), 'callback')
+    // An upload's callback passes the network guard when submitted, as the others always did.
+    const privateHook = await svc.call('POST', '/v1/upload', { body: { filename: 'a.mp4', callback: 'http://10.0.0.1/hook' } })
+    assert.is(privateHook.status, 400)
+    assert.is(privateHook.body.error.issues[0].path, 'callback')
+  } finally {
+    await svc.close()
+  }
+})
+
+test.run()
