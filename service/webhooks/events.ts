@@ -146,12 +146,16 @@ export class Webhooks {
     return c ? { url: c.url, events: c.events, secret: mask(c.secret) } : null
   }
 
-  /** Sets the global webhook; its URL is bounded and must not point into private networks (a 400 naming `url`). */
+  /**
+   * Sets the global webhook; its URL is bounded and must not point into private networks (a 400 naming `url`).
+   * An event named twice is kept once, where first named: a subscription is a set, shown as the client wrote it.
+   */
   async set(accountId: string, config: WebhookConfig): Promise<void> {
     await checkCallbackUrl('url', config.url, this.service.network)
+    const events = [...new Set(config.events)]
     await this.db.run(
       'INSERT INTO webhooks (account_id, url, events, secret, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, events = excluded.events, secret = excluded.secret, updated_at = excluded.updated_at',
-      [accountId, config.url, JSON.stringify(config.events), config.secret, nowIso()],
+      [accountId, config.url, JSON.stringify(events), config.secret, nowIso()],
     )
   }
 

@@ -39,4 +39,18 @@ test('webhook and callback URLs are at most 2,048 characters: a 400 naming the f
   }
 })
 
+test("a webhook's repeated event names are stored and returned once each, in first-seen order", async () => {
+  const svc = await testService()
+  try {
+    const events = ['render.failed', 'render.complete', 'render.failed', 'wallet.deposit', 'render.complete']
+    const put = await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events, secret: SECRET } })
+    assert.is(put.status, 200, JSON.stringify(put.body))
+    const once = ['render.failed', 'render.complete', 'wallet.deposit']
+    assert.equal(put.body.events, once)
+    assert.equal((await svc.call('GET', '/v1/webhooks')).body.events, once)
+  } finally {
+    await svc.close()
+  }
+})
+
 test.run()
