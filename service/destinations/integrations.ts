@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import type { ServiceConfig } from '../config.js'
 import { nowIso, type Db } from '../db/db.js'
 import { inject, injectable } from '../di.js'
+import { maskSecret } from '../redact.js'
 import { TOKENS } from '../tokens.js'
 import { checkTargetUrl, parseBody } from '../validate.js'
 import { S3OptionsSchema } from './schema.js'
@@ -48,8 +49,6 @@ interface Settings {
 }
 type Row = { settings: string; secret: string; updated_at: string }
 
-const mask = (secret: string) => (secret.length >= 16 ? `****${secret.slice(-4)}` : '****')
-
 /**
  * Account-level integrations: credentials reelforge uses on the account's behalf (today S3, for
  * `output.destinations`), one per account and provider. The secret is sealed (`SecretBox`) before it is
@@ -70,7 +69,7 @@ export class IntegrationStore {
   async setS3(accountId: string, input: unknown): Promise<S3IntegrationShown> {
     const body = parseBody(S3IntegrationSchema, input)
     await checkTargetUrl('endpoint', body.endpoint, this.config.network)
-    const settings: Settings = { access_key_id: body.access_key_id, region: body.region, endpoint: body.endpoint, hint: mask(body.secret_access_key) }
+    const settings: Settings = { access_key_id: body.access_key_id, region: body.region, endpoint: body.endpoint, hint: maskSecret(body.secret_access_key) }
     const now = nowIso()
     await this.db.run(
       `INSERT INTO integrations (account_id, provider, settings, secret, created_at, updated_at) VALUES (?, 's3', ?, ?, ?, ?)

@@ -6,6 +6,7 @@ import { inject, injectable } from '../di.js'
 import type { JobEvents } from '../events.js'
 import type { Job } from '../jobs/store.js'
 import type { WebhookOutbox } from './outbox.js'
+import { maskSecret } from '../redact.js'
 import { TOKENS } from '../tokens.js'
 import { EVENT_NAMES, type EventName } from '../vocabulary.js'
 import type { Wallet } from '../billing/wallet.js'
@@ -36,8 +37,6 @@ export const WebhookConfigSchema = v.strictObject({
   ),
 })
 export type WebhookConfig = v.InferOutput<typeof WebhookConfigSchema>
-
-const mask = (secret: string) => `${secret.slice(0, 4)}…${secret.slice(-2)} (${secret.length} characters)`
 
 /**
  * Turns what happens into signed deliveries: render events go to the job's own `callback` (signed with the
@@ -143,7 +142,7 @@ export class Webhooks {
   /** The global webhook as shown to its owner: the secret masked. */
   async shown(accountId: string) {
     const c = await this.config(accountId)
-    return c ? { url: c.url, events: c.events, secret: mask(c.secret) } : null
+    return c ? { url: c.url, events: c.events, secret: maskSecret(c.secret) } : null
   }
 
   /**

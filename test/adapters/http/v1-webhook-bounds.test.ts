@@ -53,4 +53,26 @@ test("a webhook's repeated event names are stored and returned once each, in fir
   }
 })
 
+test('a secret or credential shown masked shows at most 4 of its characters', async () => {
+  const svc = await testService()
+  try {
+    // Letters the masks' own text (stars, dots, digits, lower case) never uses: whatever of these shows is revealed.
+    const webhookSecret = 'QWERTYUIOPASDFGHJKLZXCVBNM'
+    const s3Secret = 'MNBVCXZLKJHGFDSAPOIUYTREWQ'
+    const revealed = (shown: string, secret: string) => [...shown].filter((c) => secret.includes(c)).length
+    await svc.call('PUT', '/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['render.complete'], secret: webhookSecret } })
+    const hook = (await svc.call('GET', '/v1/webhooks')).body.secret as string
+    assert.ok(revealed(hook, webhookSecret) <= 4, `GET /v1/webhooks shows ${JSON.stringify(hook)}`)
+    await svc.call('PUT', '/v1/integrations/s3', { body: { access_key_id: 'AKIAEXAMPLE', secret_access_key: s3Secret } })
+    const s3 = (await svc.call('GET', '/v1/integrations/s3')).body.secret_access_key as string
+    assert.ok(revealed(s3, s3Secret) <= 4, `GET /v1/integrations/s3 shows ${JSON.stringify(s3)}`)
+    // API keys are listed by a prefix: the kind (`rf_live_`) and at most 4 characters of the key itself.
+    const admin = (await svc.keys.create({ admin: true, accountId: svc.liveAccount })).key
+    const keys = (await svc.call('GET', '/v1/keys', { key: admin })).body.keys as { prefix: string }[]
+    for (const { prefix } of keys) assert.ok(prefix.replace(/^rf_(live|test)_/, '').length <= 4, prefix)
+  } finally {
+    await svc.close()
+  }
+})
+
 test.run()
