@@ -1,0 +1,14 @@
+// Which test files run where (scripts/run-tests.mjs).
+
+/**
+ * The fast lane (`npm run test:fast`): folders and files that need no service (Redis, PostgreSQL), no browser
+ * and no long render — the core, the public API's types and the unit tests. Under 2 minutes on 2 cores.
+ */
+export const FAST = ['test/core/', 'test/api/']
+
+/**
+ * Files that must have the machine to themselves: they rebuild what other files read (`npm pack` runs prepack,
+ * which removes and rebuilds dist/ — the dashboard bundle that served pages come from), load both cores on
+ * purpose, or compare timings that a neighbour in the other lane would spoil.
+ */
+export const SERIAL = ['test/api/package.test.ts']
