@@ -17,6 +17,10 @@ export type RenderErrorCode =
   | 'E_PROVIDER_FAILED'
   | 'E_PROVIDER_TIMEOUT'
   | 'E_CANCELLED'
+  /** A render ran past its time budget (service limits). */
+  | 'E_TIME_LIMIT'
+  /** A render process grew past its memory ceiling (service limits). */
+  | 'E_MEMORY_LIMIT'
 
 /** One problem found in an edit: where (`timeline.tracks[1].clips[0].asset.src`) and which rule it broke. */
 export interface Issue {

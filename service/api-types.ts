@@ -3,7 +3,12 @@
 
 export const JOB_STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
-export type JobStage = 'fetching' | 'rendering' | 'encoding' | 'saving'
+/**
+ * Where a job is, or was when it failed: `queued` (failed before any process took it), then `fetching`
+ * (downloading, probing, planning), `rendering`, `encoding`, `saving` (storing the files, sending destinations).
+ */
+export const JOB_STAGES = ['queued', 'fetching', 'rendering', 'encoding', 'saving'] as const
+export type JobStage = (typeof JOB_STAGES)[number]
 
 /** An issue or warning with the path of the field it concerns. */
 export interface IssueRecord {

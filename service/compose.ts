@@ -1,5 +1,5 @@
 import type { ServedAssets } from './assets/served.js'
-import type { AiRunner, Compositor } from '../core/index.js'
+import { RenderError, type AiRunner, type Compositor } from '../core/index.js'
 import type { Idempotency } from './accounts/idempotency.js'
 import type { KeyStore } from './accounts/keys.js'
 import type { Billing } from './billing/billing.js'
@@ -11,6 +11,7 @@ import { container as root } from './di.js'
 import type { JobEvents } from './events.js'
 import type { ImageService } from './images/images.js'
 import { IsolatedRenderer } from './isolation/isolated-renderer.js'
+import { loadPluginModules } from './isolation/plugin-modules.js'
 import type { JobStore } from './jobs/store.js'
 import type { RenderWorker } from './jobs/worker.js'
 import type { JobQueue } from './queue/queue.js'
@@ -60,6 +61,8 @@ export interface Application {
   limiter: RateLimiter
   /** Account-level integrations (S3 credentials for `output.destinations`). */
   integrations: IntegrationStore
+  /** Aborts when `stop` begins: work tied to a request (frame previews) ends at once instead of holding the stop. */
+  stopping: AbortSignal
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
   start(): Promise<void>
   /** Stops taking work: jobs (waiting up to `graceMs` for running ones), image batches, webhook sends. */
@@ -76,9 +79,12 @@ export interface Application {
 export async function compose(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<Application> {
   const c = root.createChildContainer()
   // Opening the database is asynchronous (migrations), which tsyringe's factories cannot be: it comes in ready.
-  register(c, config, await openDatabase(dbTarget(config)), overrides)
+  // Plugin modules too: the renderer that validates edits must know their names.
+  register(c, config, await openDatabase(dbTarget(config)), overrides, await loadPluginModules(config.pluginModules))
   const get = <T>(token: symbol) => c.resolve<T>(token)
+  const stopping = new AbortController()
   const app = {
+    stopping: stopping.signal,
     config,
     db: get<Db>(TOKENS.Db),
     keys: get<KeyStore>(TOKENS.Keys),
@@ -117,6 +123,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.aiJobs.start()
     },
     stop: async (graceMs) => {
+      stopping.abort(new RenderError('E_CANCELLED', 'the server is stopping'))
       await app.queue.stop(graceMs)
       await app.images.stop()
       await app.importer.stop()

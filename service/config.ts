@@ -15,6 +15,25 @@ export interface Limits {
   pixels: number
   /** Characters of markup (`html` + `css`, or `svg` `src`) per asset: layout cost grows with it. */
   markupChars: number
+  /** Characters of text per text-like asset (`text` of title, text, rich-text, captions, speech; an html asset's text content). */
+  textChars: number
+  /** Clips on one track. */
+  clipsPerTrack: number
+  /** Entries in an edit's `merge` list. */
+  mergeFields: number
+  /** Characters of the edit once its merge fields are filled in (a short value repeated in many places grows it). */
+  mergedChars: number
+  /**
+   * A render's time budget: max(`renderMinSeconds`, `renderSecondsPerSecond` × its output seconds × its pixels
+   * over 1080p's, at least 1), counted from the moment it starts; past it the job fails `E_TIME_LIMIT`. Env
+   * `REELFORGE_RENDER_TIME_MIN_S`, `REELFORGE_RENDER_TIME_FACTOR`.
+   */
+  renderMinSeconds: number
+  renderSecondsPerSecond: number
+  /** One frame of `POST /v1/render/frame` (a preview): past it the request fails `E_TIME_LIMIT`. */
+  frameSeconds: number
+  /** Megabytes one render process (with its ffmpegs) may hold; past it the render fails `E_MEMORY_LIMIT`. Env `REELFORGE_RENDER_MEMORY_MB`. */
+  renderMemoryMb: number
 }
 
 export interface ServiceConfig {
@@ -57,6 +76,12 @@ export interface ServiceConfig {
    * are readable; paths are judged after realpath, so `..` and symlinks cannot leave them.
    */
   files: FilePolicy
+  /**
+   * Modules of plugins beyond the built-in ones (assets, transitions, effects, outputs…), each default-exporting a
+   * plugin or a list of them; the server and every render process import them. Env `REELFORGE_PLUGINS` (paths,
+   * comma-separated).
+   */
+  pluginModules: string[]
   /**
    * Render in separate processes (default), so a crash while rendering — the X server dying, a GL driver
    * fault — fails that job and not the service. `false` renders in this process (tests, debugging).
@@ -129,6 +154,25 @@ export const DEFAULT_LIMITS: Limits = {
   durationLive: 3600,
   pixels: 3840 * 2160,
   markupChars: 256 * 1024,
+  textChars: 10_000,
+  clipsPerTrack: 1000,
+  mergeFields: 500,
+  mergedChars: 5 * 1024 * 1024,
+  renderMinSeconds: 300,
+  renderSecondsPerSecond: 30,
+  frameSeconds: 20,
+  renderMemoryMb: 4096,
+}
+
+/** The limits the environment sets (`REELFORGE_RENDER_*`), over the defaults. */
+function limitsFromEnv(env = process.env): Partial<Limits> {
+  const set = (name: string) => (env[name] ? wholeNumber(name, env[name]) : undefined)
+  const picked = {
+    renderMinSeconds: set('REELFORGE_RENDER_TIME_MIN_S'),
+    renderSecondsPerSecond: set('REELFORGE_RENDER_TIME_FACTOR'),
+    renderMemoryMb: set('REELFORGE_RENDER_MEMORY_MB'),
+  }
+  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined))
 }
 
 /** Embedded defaults: everything under `./data`, one render at a time. */
@@ -147,13 +191,14 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     ...overrides,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides.rateLimits },
     isolateRenders: overrides.isolateRenders ?? process.env.REELFORGE_ISOLATE_RENDERS !== '0',
+    pluginModules: overrides.pluginModules ?? list(process.env.REELFORGE_PLUGINS).map((m) => (m.startsWith('.') || m.startsWith('/') ? resolve(m) : m)),
     network: overrides.network ?? { allow: list(process.env.REELFORGE_ALLOW_NETWORKS) },
     files: overrides.files ?? { allow: list(process.env.REELFORGE_ALLOW_FILES).map((dir) => resolve(dir)) },
     s3: 's3' in overrides ? overrides.s3 : s3ConfigFromEnv(),
     secretKey: 'secretKey' in overrides ? overrides.secretKey : process.env.REELFORGE_SECRET_KEY || undefined,
     databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : process.env.REELFORGE_DATABASE_URL || undefined,
     dataDir,
-    limits: { ...DEFAULT_LIMITS, ...overrides.limits },
+    limits: { ...DEFAULT_LIMITS, ...limitsFromEnv(), ...overrides.limits },
     sources: {
       quotaBytes: wholeNumber('REELFORGE_SOURCE_QUOTA_BYTES', process.env.REELFORGE_SOURCE_QUOTA_BYTES) || 10 * 1024 ** 3,
       maxFileBytes: wholeNumber('REELFORGE_SOURCE_MAX_BYTES', process.env.REELFORGE_SOURCE_MAX_BYTES) || 1024 ** 3,

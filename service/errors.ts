@@ -10,6 +10,8 @@ export type ServiceErrorCode =
   | 'E_PAYLOAD_TOO_LARGE'
   | 'E_UNSUPPORTED_MEDIA_TYPE'
   | 'E_LIMIT_EXCEEDED'
+  /** The request is larger than the service accepts (texts, clips, tracks, merge fields, the merged edit): 400. */
+  | 'E_INPUT_LIMIT'
   | 'E_CONFLICT'
   | 'E_INSUFFICIENT_CREDITS'
   | 'E_RATE_LIMITED'

@@ -1,4 +1,4 @@
-import type { AiProviderPlugin, Compositor, ImageGenerator, ProviderPlugin } from '../core/index.js'
+import type { AiProviderPlugin, Compositor, ImageGenerator, Plugin, ProviderPlugin } from '../core/index.js'
 import { ServedAssets } from './assets/served.js'
 import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
 import { aiForRender } from './ai/for-render.js'
@@ -80,7 +80,7 @@ const CLASSES: [symbol, new (...args: never[]) => unknown][] = [
  * segments, tests) or that are chosen by the config get a factory that resolves their parts. Past the plain
  * values at the top, nothing is built here: the container builds each service on first resolve, once.
  */
-export function register(c: DependencyContainer, config: ServiceConfig, db: Db, o: ServiceOverrides): void {
+export function register(c: DependencyContainer, config: ServiceConfig, db: Db, o: ServiceOverrides, plugins: readonly Plugin[] = []): void {
   c.register(TOKENS.Config, { useValue: config })
   // SQLite file by default; PostgreSQL when config.databaseUrl is set. Every store takes it as `Db`.
   c.register(TOKENS.Db, { useValue: db })
@@ -137,7 +137,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
     TOKENS.AiRunner,
     once((c) => aiForRender(aiDeps(c))),
   )
-  registerRenderer(c, config, o)
+  registerRenderer(c, config, o, plugins)
   // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.
   const redisUrl = config.redisUrl
   if (redisUrl) {
@@ -163,7 +163,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
  * `isolateRenders` (a crash fails one job, not the service). It reads the service's own file URLs from
  * storage and makes AI assets through `Images`.
  */
-function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: ServiceOverrides): void {
+function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: ServiceOverrides, plugins: readonly Plugin[]): void {
   const baseUrl = () => publicBaseUrl(config)
   c.register(
     TOKENS.ImageGenerator,
@@ -184,6 +184,7 @@ function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: Serv
         providers: c.resolve(TOKENS.Providers),
         generateImage: c.resolve(TOKENS.ImageGenerator),
         runAi: c.resolve(TOKENS.AiRunner),
+        plugins,
       }),
     ),
   )
@@ -203,8 +204,10 @@ function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: Serv
           baseUrl: baseUrl(),
           filesDir: storage instanceof LocalStorage ? filesDir(config) : undefined,
           s3: o.storage ? undefined : config.s3,
+          pluginModules: config.pluginModules,
         })
-        return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator), c.resolve(TOKENS.AiRunner))
+        const limits = { memoryBytes: config.limits.renderMemoryMb * 2 ** 20, memorySetting: 'limits.renderMemoryMb, env REELFORGE_RENDER_MEMORY_MB' }
+        return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator), c.resolve(TOKENS.AiRunner), limits)
       }),
     )
   }

@@ -75,13 +75,28 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const store = config.databaseUrl ? `, store: ${redact(config.databaseUrl)}` : ''
   console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}${store}, ${rendering})`)
   console.log(`dashboard: ${running.url}/dashboard`)
+  // Renders in progress get the grace to finish, then go back to the queue; a second signal skips the grace.
+  const grace = stopGraceSeconds()
   await new Promise<void>((resolve) => {
+    let stopping = false
     const stop = (signal: string) => {
-      console.log(`${signal}: finishing running renders, then stopping`)
-      void running.close().finally(resolve)
+      if (stopping) {
+        // Render processes end with this one (they watch it); their jobs' leases lapse and they are re-queued.
+        console.log(`${signal} again: stopping now`)
+        process.exit(130)
+      }
+      stopping = true
+      console.log(`${signal}: finishing running renders for up to ${grace} s (REELFORGE_STOP_GRACE_S), then stopping`)
+      void running.close(grace * 1000).finally(resolve)
     }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
   })
   return 0
+}
+
+/** Seconds a stopping server gives renders in progress before it re-queues them: env `REELFORGE_STOP_GRACE_S`, default 30. */
+function stopGraceSeconds(): number {
+  const n = Number(process.env.REELFORGE_STOP_GRACE_S ?? 30)
+  return Number.isFinite(n) && n >= 0 ? n : 30
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { redact } from '../../service/redact.js'
 import { startBullWorker } from '../../service/queue/bull-worker.js'
 import { defaultConfig, filesDir, publicBaseUrl, workDir } from '../../service/config.js'
+import { loadPluginModules } from '../../service/isolation/plugin-modules.js'
 import { serviceRenderer } from '../../service/isolation/service-renderer.js'
 import { storageFor } from '../../service/storage/storage-select.js'
 
@@ -33,8 +34,25 @@ export async function workerCommand(argv: string[]): Promise<number> {
   }
   const config = defaultConfig({ dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data', baseUrl: values['base-url'] ?? process.env.REELFORGE_BASE_URL })
   const storage = storageFor(config)
-  const renderer = serviceRenderer({ cacheDir: config.cacheDir, network: config.network, files: config.files, baseUrl: () => publicBaseUrl(config), storage })
-  const running = await startBullWorker({ redisUrl, renderer, storage, workRoot: workDir(config), cacheDir: config.cacheDir, concurrency, lockMs })
+  const plugins = await loadPluginModules(config.pluginModules)
+  const renderer = serviceRenderer({
+    cacheDir: config.cacheDir,
+    network: config.network,
+    files: config.files,
+    baseUrl: () => publicBaseUrl(config),
+    storage,
+    plugins,
+  })
+  const running = await startBullWorker({
+    redisUrl,
+    renderer,
+    storage,
+    workRoot: workDir(config),
+    cacheDir: config.cacheDir,
+    concurrency,
+    lockMs,
+    limits: config.limits,
+  })
   console.log(
     `reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time)`,
   )

@@ -33,6 +33,9 @@ export const STATUS: Record<RenderErrorCode | ServiceErrorCode | 'E_METHOD_NOT_A
   E_PROVIDER_FAILED: 502,
   E_PROVIDER_TIMEOUT: 504,
   E_CANCELLED: 409,
+  E_TIME_LIMIT: 422,
+  E_MEMORY_LIMIT: 422,
+  E_INPUT_LIMIT: 400,
 }
 
 /** The one error body shape: `{ "error": { "code", "message", "issues"? } }`. */

@@ -5,7 +5,7 @@ import type { ServiceConfig } from '../../service/config.js'
 import { createService, type Service } from './create-service.js'
 
 /** Starts the `/v1` service on `config.host:config.port` (0 = any free port). */
-export async function startServer(config: ServiceConfig): Promise<{ service: Service; server: Server; url: string; close(): Promise<void> }> {
+export async function startServer(config: ServiceConfig): Promise<{ service: Service; server: Server; url: string; close(graceMs?: number): Promise<void> }> {
   const service = await createService(config)
   const server = createServer(toNodeHandler(service.app))
   server.keepAliveTimeout = 65_000
@@ -23,10 +23,14 @@ export async function startServer(config: ServiceConfig): Promise<{ service: Ser
     service,
     server,
     url,
-    async close() {
-      await new Promise<void>((r) => server.close(() => r()))
-      server.closeAllConnections?.()
-      await service.close()
+    async close(graceMs?: number) {
+      // New connections are refused and idle keep-alive ones closed now; requests in flight get the service's
+      // stop (a frame preview aborts at once, renders have `graceMs`), then every connection is closed.
+      const closed = new Promise<void>((r) => server.close(() => r()))
+      server.closeIdleConnections()
+      await service.close(graceMs)
+      server.closeAllConnections()
+      await closed
     },
   }
 }

@@ -9,16 +9,21 @@ import {
   type AiAsk,
   type AiRunner,
   type AiTask,
-  type Plugin,
   type RenderProgress,
   type RenderResult,
 } from '../../core/index.js'
-import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './isolated-renderer.js'
+import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './protocol.js'
+import { watchParent } from './parent-watch.js'
+import { loadPluginModules } from './plugin-modules.js'
 import { serviceRenderer } from './service-renderer.js'
 import { S3Storage } from '../storage/s3-storage.js'
 import { LocalStorage } from '../storage/storage.js'
 
 const config = JSON.parse(process.argv[2]!) as ChildConfig
+// Killed with the service (even by SIGKILL), however busy the main thread is.
+watchParent()
+// The IPC channel closing is the service leaving normally: so do we, with whatever we started.
+process.on('disconnect', () => process.kill(-process.pid, 'SIGKILL'))
 const send = (m: ToParent) => process.send!(m)
 /** Questions to the parent (AI assets) waiting for its answer. */
 const asked = new Map<number, { resolve(value: never): void; reject(e: Error): void }>()
@@ -28,9 +33,7 @@ const plannedWaits = new Map<string, { resolve(): void; reject(e: Error): void }
 /** The stage each render last reported, for a crash outside any known site. */
 const stages = new Map<string, RenderProgress['stage']>()
 let nextAsk = 0
-const plugins: Plugin[] = (await Promise.all((config.pluginModules ?? []).map((m) => import(m)))).flatMap((mod: { default: Plugin | Plugin[] }) =>
-  [mod.default].flat(),
-)
+const plugins = await loadPluginModules(config.pluginModules)
 
 const storage = config.s3 ? new S3Storage(config.s3) : config.filesDir ? new LocalStorage(config.filesDir) : undefined
 const renderer = serviceRenderer({

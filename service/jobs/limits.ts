@@ -3,14 +3,12 @@ import type { Limits } from '../config.js'
 import { ServiceError } from '../errors.js'
 
 /**
- * Checks an edit against the service limits before it is queued: tracks, clips, timeline duration (known
- * from numeric starts and lengths; smart values are checked when rendering) and output size.
+ * Checks an edit against the service's cost limits before it is queued: its timeline duration (known from numeric
+ * starts and lengths; smart values are checked when rendering) and output size. How much input it carries is
+ * `checkInputBounds`'s.
  */
 export function checkLimits(edit: ValidEdit, limits: Limits, sandbox: boolean): void {
   const tracks = edit.timeline.tracks
-  if (tracks.length > limits.tracks) throw exceeded('timeline.tracks', `${tracks.length} tracks exceed the limit of ${limits.tracks}`)
-  const clips = tracks.reduce((n, t) => n + t.clips.length, 0)
-  if (clips > limits.clips) throw exceeded('timeline.tracks', `${clips} clips exceed the limit of ${limits.clips}`)
   const max = sandbox ? limits.durationSandbox : limits.durationLive
   let end = 0
   let at = ''
@@ -21,15 +19,6 @@ export function checkLimits(edit: ValidEdit, limits: Limits, sandbox: boolean): 
     }),
   )
   if (end > max) throw exceeded(`${at}.length`, `the timeline lasts ${end} s; the limit for ${sandbox ? 'sandbox' : 'live'} keys is ${max} s`)
-  tracks.forEach((t, ti) =>
-    t.clips.forEach((c, ci) => {
-      const a = c.asset as { type: string; html?: string; css?: string; src?: string }
-      const markup = a.type === 'html' || a.type === 'html5' ? (a.html ?? '').length + (a.css ?? '').length : a.type === 'svg' ? (a.src ?? '').length : 0
-      const field = a.type === 'svg' ? 'src' : 'html'
-      if (markup > limits.markupChars)
-        throw exceeded(`timeline.tracks[${ti}].clips[${ci}].asset.${field}`, `${markup} characters of markup exceed the limit of ${limits.markupChars}`)
-    }),
-  )
   const size = outputSize(edit.output)
   if (size.width * size.height > limits.pixels)
     throw exceeded('output', `${size.width}x${size.height} output exceeds the limit of ${limits.pixels} pixels per frame`)
@@ -42,3 +31,15 @@ export function checkDuration(seconds: number, limits: Limits, sandbox: boolean)
 }
 
 const exceeded = (path: string, message: string) => new ServiceError('E_LIMIT_EXCEEDED', `${path}: ${message}`, { path, issues: [{ path, message }] })
+
+/** Seconds an edit lasts as far as its numbers say (smart timing is settled at render). */
+export function knownDuration(edit: {
+  timeline: { tracks: { clips: { start?: unknown; length?: unknown }[] }[] }
+  output?: { range?: { length?: unknown } }
+}): number {
+  let end = 0
+  for (const t of edit.timeline.tracks)
+    for (const c of t.clips) if (typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
+  const range = edit.output?.range
+  return typeof range?.length === 'number' ? Math.min(end, range.length) : end
+}

@@ -1,6 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
+import { outputSize, RenderError, type Compositor, type Edit, type PlannedRender, type RenderProgress, type Warning } from '../../core/index.js'
+import type { Limits } from '../config.js'
+import { knownDuration } from './limits.js'
+import { timeBudget } from './time-budget.js'
 import type { JobKind, JobStage, YAxis } from './store.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Storage } from '../storage/storage.js'
@@ -62,7 +65,8 @@ export function clientPaths(task: Pick<RenderTask, 'sandbox' | 'kind'>, text: st
  * webhooks) is the service's, with what this returns.
  */
 export async function renderToStorage(
-  deps: { renderer: Compositor; storage: Storage; workRoot: string },
+  /** `limits`: the render's time budget is enforced from them (absent: no budget, as in the library). */
+  deps: { renderer: Compositor; storage: Storage; workRoot: string; limits?: Limits },
   task: RenderTask,
   opts: {
     signal: AbortSignal
@@ -81,17 +85,27 @@ export async function renderToStorage(
     last = now
     opts.onProgress(stage, progress)
   }
+  const edit = editOf(task)
+  const size = outputSize(edit.output as Parameters<typeof outputSize>[0])
+  // The clock starts now, sized by what the numbers say; the planned duration (smart timing) re-arms it.
+  const budget = deps.limits && timeBudget(deps.limits, knownDuration(edit), size.width, size.height)
+  const onPlanned =
+    budget || opts.onPlanned
+      ? async (planned: PlannedRender) => {
+          budget?.arm(planned.duration, planned.width, planned.height)
+          await opts.onPlanned?.(planned)
+        }
+      : undefined
   try {
-    const edit = editOf(task)
     await mkdir(dir, { recursive: true })
     const format = ((edit as { output?: { format?: string } }).output?.format ?? 'mp4').replace(/[^a-z0-9]/g, '')
     const result = await deps.renderer.render(edit, {
       out: join(dir, `${task.id}.${format}`),
-      signal: opts.signal,
+      signal: budget ? AbortSignal.any([opts.signal, budget.signal]) : opts.signal,
       // AI assets in the edit are generated for (and charged to) the job's account.
       owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
       onProgress: (p: RenderProgress) => report(p.stage, p.progress),
-      onPlanned: opts.onPlanned,
+      onPlanned,
       yAxis: task.yAxis ?? 'down',
     })
     report('saving', 0.98)
@@ -117,6 +131,7 @@ export async function renderToStorage(
     }
     throw e
   } finally {
+    budget?.clear()
     await rm(dir, { recursive: true, force: true })
   }
 }

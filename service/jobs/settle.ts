@@ -81,8 +81,15 @@ export async function failJob(d: SettleDeps, id: string, owner: string | null, e
 }
 
 /**
- * A failure as a job's `error`: the message, led by its code when the service refused the work
- * (`E_INSUFFICIENT_CREDITS: the render lasts …`) — the job has no other place to carry the code.
+ * A failure as a job's `error`: the message, led by its code when the service refused or stopped the work
+ * (`E_INSUFFICIENT_CREDITS: the render lasts …`, `E_TIME_LIMIT: …`) — the job has no other place to carry the code.
  */
 export const failureText = (error: unknown): string =>
-  error instanceof ServiceError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error)
+  error instanceof ServiceError || (error instanceof RenderError && LIMIT_CODES.has(error.code))
+    ? `${error.code}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error)
+
+/** A render stopped by a service limit says which, as a refusal does: clients branch on the code. */
+const LIMIT_CODES = new Set(['E_TIME_LIMIT', 'E_MEMORY_LIMIT'])

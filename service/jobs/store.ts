@@ -57,7 +57,8 @@ export function toStatus(job: Job): RenderStatusRecord {
   return {
     id: job.id,
     status: job.status,
-    stage: job.status === 'PROCESSING' ? job.stage : null,
+    // A failed job keeps the stage it failed in; a finished or waiting one has none.
+    stage: job.status === 'PROCESSING' || job.status === 'FAILED' ? job.stage : null,
     progress: job.status === 'COMPLETE' ? 1 : job.progress,
     url: job.url,
     poster: job.poster,
@@ -301,9 +302,22 @@ export class JobStore {
     const error = publicText(fullError, (full) => console.warn(`[jobs] job ${id} failed: ${full}`))
     warnings = publicIssues(warnings)
     const changed = await this.db.run(
-      `UPDATE jobs SET status = 'FAILED', stage = NULL, error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
+      `UPDATE jobs SET status = 'FAILED', stage = COALESCE(stage, 'queued'), error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now
         WHERE id = @id AND (lease_owner = @owner OR CAST(@owner AS TEXT) IS NULL) AND status IN ('QUEUED', 'PROCESSING')`,
       { id, owner, error, warnings: JSON.stringify(warnings), now: nowIso() },
+    )
+    return changed > 0
+  }
+
+  /**
+   * Puts a job `owner` holds back in the queue because its process is stopping (not a crash: the attempt is not
+   * counted). Another process, or this one's next start, renders it again from the beginning.
+   */
+  async release(id: string, owner: string): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE jobs SET status = 'QUEUED', stage = NULL, progress = 0, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, lease_owner = NULL, lease_until = NULL, updated_at = @now
+        WHERE id = @id AND lease_owner = @owner AND status = 'PROCESSING'`,
+      { id, owner, now: nowIso() },
     )
     return changed > 0
   }

@@ -8,7 +8,8 @@ import { ServiceError } from '../errors.js'
 import type { JobEvents } from '../events.js'
 import type { JobQueue } from '../queue/queue.js'
 import { checkCallbackUrl, parseBody } from '../validate.js'
-import { checkLimits } from './limits.js'
+import { checkInputBounds, checkMergeBounds } from './input-bounds.js'
+import { checkLimits, knownDuration } from './limits.js'
 import { checkSources, sourcePolicy, stitchPath } from './source-policy.js'
 import { StitchSchema, stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Job, JobKind, JobOptions, JobStore } from './store.js'
@@ -34,12 +35,14 @@ interface Checked {
 
 /**
  * The checks before anything is stored, in the order clients meet their errors: the stitch body (turned
- * into the edit it means), the edit, the service limits (sandbox keys have shorter ones), the sources — a
+ * into the edit it means), the size of its merge, the edit, how much input it carries, the service limits (sandbox keys have shorter ones), the sources — a
  * stitch's named by its `clips[i]`, as the client wrote them — the callback URL and `output.destinations`.
  */
 export async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<Checked> {
   const request = kind === 'stitch' ? parseBody(StitchSchema, body) : body
+  if (kind !== 'stitch') checkMergeBounds(body, d.config.limits)
   const { edit, warnings } = d.renderer.validate(kind === 'stitch' ? stitchToEdit(request as StitchRequest) : body)
+  checkInputBounds(edit, d.config.limits)
   checkLimits(edit, d.config.limits, principal.sandbox)
   await checkSources(edit, sourcePolicy(d.config), kind === 'stitch' ? stitchPath : undefined)
   const callback = (kind === 'stitch' ? (request as StitchRequest).callback : edit.callback) ?? null
@@ -97,13 +100,4 @@ export async function dryRun(d: SubmitDeps, principal: Principal, body: unknown)
     if (!issues) throw e
     return { valid: false, issues, warnings: [] }
   }
-}
-
-/** Seconds an edit lasts as far as its numbers say (smart timing is settled at render). */
-function knownDuration(edit: ValidEdit): number {
-  let end = 0
-  for (const t of edit.timeline.tracks)
-    for (const c of t.clips) if (typeof c.start === 'number' && typeof c.length === 'number') end = Math.max(end, c.start + c.length)
-  const range = edit.output.range
-  return range?.length !== undefined ? Math.min(end, range.length) : end
 }

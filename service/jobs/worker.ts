@@ -11,6 +11,9 @@ import { checkDuration } from './limits.js'
 import type { Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
 
+/** The abort reason of a render stopped because its process is stopping (`interrupt`). */
+const INTERRUPTED = new RenderError('E_CANCELLED', 'the server is stopping; the render goes back to the queue')
+
 /**
  * Renders one claimed job in this process (`renderToStorage`), with progress written to the job, then
  * settles it (`completeJob` / `failJob`). Cancellation and a lost lease both abort the renderer through one
@@ -36,6 +39,16 @@ export class RenderWorker {
   cancel(jobId: string): boolean {
     const c = this.running.get(jobId)
     c?.abort(new RenderError('E_CANCELLED', 'cancelled'))
+    return !!c
+  }
+
+  /**
+   * Stops a running job of this process because the process is stopping: its render is aborted (killed if it
+   * does not listen) and the job goes back to the queue for another process or the next start — not failed.
+   */
+  interrupt(jobId: string): boolean {
+    const c = this.running.get(jobId)
+    c?.abort(INTERRUPTED)
     return !!c
   }
 
@@ -66,7 +79,8 @@ export class RenderWorker {
     await this.events.emit('render.processing', (await this.jobs.get(job.id)) ?? job)
     const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events, destinations: this.destinations }
     try {
-      const outcome = await renderToStorage({ renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config) }, job, {
+      const deps = { renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config), limits: this.config.limits }
+      const outcome = await renderToStorage(deps, job, {
         signal: controller.signal,
         onProgress: (stage, p) => void this.jobs.progress(job.id, owner, stage, p).catch(() => {}),
         // Smart timing is resolved now: hold the rest of the real price, or fail before the first frame.
@@ -79,6 +93,10 @@ export class RenderWorker {
       this.count(outcome)
       await completeJob(settle, job.id, owner, outcome, controller.signal)
     } catch (e) {
+      if (controller.signal.reason === INTERRUPTED) {
+        await this.jobs.release(job.id, owner).catch((err) => console.error(`[worker] could not re-queue ${job.id}:`, err))
+        return
+      }
       const cancelled = controller.signal.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')
       await failJob(settle, job.id, owner, e, cancelled).catch((err) => console.error(`[worker] could not record the failure of ${job.id}:`, err))
     } finally {

@@ -6,6 +6,7 @@ import { bullFailure, CANCEL_CHANNEL, RENDER_QUEUE, redisConnection, workerOptio
 import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'
 import { renderToStorage, type RenderOutcome, type RenderTask } from '../jobs/render-task.js'
 import type { Storage } from '../storage/storage.js'
+import type { Limits } from '../config.js'
 
 export interface BullWorkerOptions {
   redisUrl: string
@@ -18,6 +19,8 @@ export interface BullWorkerOptions {
   concurrency: number
   /** BullMQ's lock on a job, renewed while it renders; a worker silent this long (killed) loses the job to another. */
   lockMs: number
+  /** The service limits: each render's time budget comes from them (absent: no budget). */
+  limits?: Limits
   log?: (line: string) => void
 }
 
@@ -76,7 +79,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
       )
       const { renderer, done } = rendererFor(job.data, job.attemptsMade + 1)
       try {
-        const outcome = await renderToStorage({ renderer, storage: o.storage, workRoot: o.workRoot }, job.data, {
+        const outcome = await renderToStorage({ renderer, storage: o.storage, workRoot: o.workRoot, limits: o.limits }, job.data, {
           signal: signal ?? new AbortController().signal,
           onProgress: (stage, progress) => void job.updateProgress({ stage, progress: Math.round(progress * 1000) / 1000 }).catch(() => {}),
           onPlanned: (planned) => cover(job.data.id, planned),

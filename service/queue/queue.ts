@@ -75,8 +75,9 @@ export class InProcessQueue implements JobQueue {
     clearTimeout(timer)
   }
 
+  /** Past the grace, renders still running are stopped and their jobs go back to the queue (never failed for a stop). */
   private abortAll() {
-    for (const id of this.runningIds) this.worker.cancel(id)
+    for (const id of this.runningIds) this.worker.interrupt(id)
   }
 
   private runningIds = new Set<string>()

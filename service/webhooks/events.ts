@@ -91,7 +91,7 @@ export class Webhooks {
       this.emit(
         job.accountId,
         'render.failed',
-        { id: job.id, status: 'FAILED', error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) },
+        { id: job.id, status: 'FAILED', stage: job.stage, error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) },
         job.callback,
         ended(job),
       ),

@@ -269,6 +269,24 @@ test('renders made in the same second show different ids, each copyable whole; a
   await page.close()
 })
 
+test('a running render is cancelled from its page: it ends FAILED "cancelled" in the stage it was in', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const long = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'long' }, start: 0, length: 120 }] }] },
+    output: { format: 'mp4', resolution: 'sd' },
+  }
+  const id = (await ctx.svc.call('POST', '/v1/render', { body: long })).body.jobId
+  await ctx.svc.waitFor(id, ['PROCESSING'])
+  await signIn(page, ctx.svc.live)
+  await page.goto(`${ctx.http.url}/dashboard#/renders/${id}`)
+  await page.getByRole('button', { name: 'Cancel render' }).click()
+  await page.locator(`.render-detail[data-render="${id}"][data-status="FAILED"]`).waitFor({ timeout: 15_000 })
+  await page.getByText(/^Failed while (fetching|rendering|encoding): cancelled$/).waitFor()
+  assert.is(await page.getByRole('button', { name: 'Cancel render' }).count(), 0, 'no cancel button once it ended')
+  await shot(page, 'render-cancelled')
+  await page.close()
+})
+
 test('GET / sends a browser to the dashboard', async () => {
   const res = await fetch(`${ctx.http.url}/`, { redirect: 'manual' })
   assert.is(res.status, 302)

@@ -43,9 +43,9 @@ export async function startCli(
 }
 
 /** Starts `reelforge serve` as a child process and waits until it listens. */
-export async function serve(data: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function serve(data: string, port: number, env: Record<string, string> = {}, args: string[] = []): Promise<ChildProcess> {
   const { child } = await startCli(
-    ['serve', '--port', String(port), '--data', data],
+    ['serve', '--port', String(port), '--data', data, ...args],
     { REELFORGE_LEASE_MS: '1500', ...env },
     /listening on http:\/\/127\.0\.0\.1:\d+/,
     10_000,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { pgrep, running } from '../helpers/processes.js'
 import { createRenderer, RenderError, type Edit } from '../../index.js'
 import { builtinFonts, builtinPlugins, createCompositor, DEFAULT_FONT, probe } from '../../kit.js'
 import { isFastStart } from '../helpers/frames.js'
@@ -126,6 +127,7 @@ failures('an AbortSignal cancels a render and removes the partial file', async (
   }
   await new Promise((r) => setTimeout(r, 200))
   assert.not.ok(existsSync(out), 'partial output removed')
+  assert.equal(pgrep('ffmpeg', process.pid).filter(running), [], 'its encoder and decoders are gone')
 })
 failures('an asset type with no registered plugin fails at plan time, listing the registered ones', async () => {
   // A compositor without the luma plugin: the edit is valid Shotstack, but nothing can draw it.

@@ -1,4 +1,6 @@
+import type { Compositor } from '../../../core/index.js'
 import type { Db } from '../../../service/db/db.js'
+import { IsolatedRenderer } from '../../../service/isolation/isolated-renderer.js'
 import type { RenderWorker } from '../../../service/jobs/worker.js'
 import type { RouteSpec } from '../route.js'
 
@@ -11,7 +13,7 @@ const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: 
  * not shutting down), `/metrics` (Prometheus). Counts come from the database, so every process of a
  * deployment reports the same queue; render speed is this process's own.
  */
-export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () => boolean }): RouteSpec[] {
+export function opsRoutes(d: { db: Db; worker: RenderWorker; renderer?: Compositor; isShuttingDown: () => boolean }): RouteSpec[] {
   return [
     {
       method: 'get',
@@ -68,6 +70,8 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () 
           ),
           metric('reelforge_webhook_backlog', 'gauge', 'Webhook deliveries waiting to be (re)tried.', [['', outbox('pending')]]),
           metric('reelforge_webhook_failed', 'gauge', 'Webhook deliveries that exhausted their retries.', [['', outbox('failed')]]),
+          metric('reelforge_renders_running_here', 'gauge', 'Render jobs this process is rendering now.', [['', d.worker.active]]),
+          ...(d.renderer instanceof IsolatedRenderer ? [processMetric(d.renderer)] : []),
           metric('reelforge_rendered_frames_total', 'counter', 'Frames rendered by this process.', [['', stats.frames]]),
           metric('reelforge_render_seconds_total', 'counter', 'Seconds this process spent rendering (frames_total / this = fps).', [
             ['', Math.round(stats.seconds * 1000) / 1000],
@@ -77,4 +81,13 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; isShuttingDown: () 
       },
     },
   ]
+}
+
+/** This process's render processes by state: busy ones are rendering a job or a frame; idle ones wait for the next. */
+function processMetric(renderer: IsolatedRenderer): string {
+  const { busy, idle } = renderer.processes()
+  return metric('reelforge_render_processes', 'gauge', "This process's render processes, busy or idle.", [
+    ['{state="busy"}', busy],
+    ['{state="idle"}', idle],
+  ])
 }

@@ -16,7 +16,10 @@ import { queryParams } from '../query.js'
 import { defineRoutes } from '../route.js'
 import { ErrorBodySchema, IssueSchema, QueuedSchema, RenderStatusSchema } from '../schemas.js'
 
-export type RenderRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events' | 'integrations' | 'limiter'>
+export type RenderRouteDeps = Pick<
+  Application,
+  'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events' | 'integrations' | 'limiter' | 'stopping'
+>
 
 /**
  * Shotstack's own paths, served with /v1's shapes and Bearer auth so a client only changes the host and the
@@ -111,7 +114,9 @@ export function renderRoutes(d: RenderRouteDeps) {
       body: v.looseObject({ ...EditSchema.entries, time: v.optional(v.number()) }),
       responses: { 200: { description: 'the frame', content: 'image/png' }, ...errors(400, 413, 415, 422, 429) },
       handler: async (event, principal) => {
-        const png = await renderFrame(d, principal, await readJson(event, d.config.limits.bodyBytes))
+        // The frame stops when its client goes away or the server stops (read the signal first: it starts listening).
+        const gone = AbortSignal.any([event.req.signal, d.stopping])
+        const png = await renderFrame(d, principal, await readJson(event, d.config.limits.bodyBytes), gone)
         return new Response(new Uint8Array(png), { headers: { 'content-type': 'image/png', 'cache-control': 'no-store' } })
       },
     },

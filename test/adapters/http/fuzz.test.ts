@@ -225,7 +225,7 @@ routes(`${RUNS} hostile requests across the routes: no 5xx, the one error shape,
         const err = JSON.parse(text).error
         assert.type(err.code, 'string')
         assert.ok(err.message.length > 0)
-        if (err.code === 'E_VALIDATION' || err.code === 'E_TIMELINE_INVALID' || err.code === 'E_LIMIT_EXCEEDED') {
+        if (['E_VALIDATION', 'E_TIMELINE_INVALID', 'E_LIMIT_EXCEEDED', 'E_INPUT_LIMIT'].includes(err.code)) {
           assert.ok(
             err.issues.length > 0 && err.issues.every((i: { path: unknown; message: string }) => typeof i.path === 'string' && i.message.length > 0),
             text.slice(0, 300),

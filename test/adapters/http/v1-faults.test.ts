@@ -3,28 +3,9 @@ import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { pgrep, until } from '../../helpers/processes.js'
 import { testService, titleEdit } from '../../helpers/service.js'
 
-/** Process ids matching `pattern` (pgrep -f), children of `parent` when given. */
-const pgrep = (pattern: string, parent?: number): number[] => {
-  try {
-    return execFileSync('pgrep', [...(parent ? ['-P', String(parent)] : []), '-f', pattern], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number)
-  } catch {
-    return []
-  }
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(50)) {
-    const v = await get()
-    if (v !== undefined && v !== false && !(Array.isArray(v) && !v.length)) return v
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 /** A service closed however the test ends (a failed assertion must not leave its queue running). */
 async function withService(opts: Parameters<typeof testService>[0], fn: (svc: Awaited<ReturnType<typeof testService>>) => Promise<void>) {
   const svc = await testService(opts)

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { dbPath } from '../../../service/config.js'
+import { DEFAULT_LIMITS, dbPath } from '../../../service/config.js'
 import { titleEdit, testService } from '../../helpers/service.js'
 
 // ── Authentication ──────────────────────────────────────────────────────────────────────────
@@ -93,25 +93,50 @@ submit('malformed JSON 400, wrong content type 415, oversized body 413', async (
   assert.is(huge.status, 413)
   assert.is(huge.body.error.code, 'E_PAYLOAD_TOO_LARGE')
 })
-submit('limits → 422 naming the limit (tracks, clips, duration per key kind, output size, markup size)', async () => {
+submit('input bounds → 400 E_INPUT_LIMIT naming the field and the limit (tracks, clips, per track, text, markup, merge)', async () => {
   const small = await testService({
-    config: { limits: { bodyBytes: 1e6, tracks: 2, clips: 3, durationSandbox: 10, durationLive: 20, pixels: 1920 * 1080, markupChars: 1000 } },
+    config: {
+      limits: { ...DEFAULT_LIMITS, tracks: 2, clips: 3, clipsPerTrack: 2, markupChars: 1000, textChars: 50, mergeFields: 2, mergedChars: 5000 },
+    },
   })
-  const tracks = titleEdit() as any
-  tracks.timeline.tracks = [0, 1, 2].map(() => ({ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] }))
-  const clips = titleEdit() as any
-  clips.timeline.tracks[0].clips = [0, 1, 2, 3].map((i) => ({ asset: { type: 'title', text: 'x' }, start: i, length: 1 }))
+  const title = (text = 'x', start = 0) => ({ asset: { type: 'title', text }, start, length: 1 })
+  const withClips = (...tracks: object[][]) => ({ ...titleEdit(), timeline: { tracks: tracks.map((clips) => ({ clips })) } })
+  const merged = (merge: object[], text = '{{ A }}') => ({ ...withClips([title(text)]), merge })
+  const cases: [object, RegExp][] = [
+    [withClips([title()], [title()], [title()]), /^timeline\.tracks: 3 tracks exceed the limit of 2$/],
+    [withClips([title(), title('x', 1)], [title(), title('x', 1)]), /^timeline\.tracks: 4 clips exceed the limit of 3$/],
+    [withClips([title(), title('x', 1), title('x', 2)]), /^timeline\.tracks\[0\]\.clips: 3 clips exceed the limit of 2 per track$/],
+    [withClips([title('y'.repeat(51))]), /^timeline\.tracks\[0\]\.clips\[0\]\.asset\.text: 51 characters of text exceed the limit of 50$/],
+    [
+      withClips([{ asset: { type: 'html', html: `<p>${'x'.repeat(40)}</p>`, css: 'p{}'.repeat(330) }, start: 0, length: 1 }]),
+      /^timeline\.tracks\[0\]\.clips\[0\]\.asset\.html: 1037 characters of markup exceed the limit of 1000$/,
+    ],
+    [
+      withClips([{ asset: { type: 'html', html: `<p>${'x'.repeat(60)}</p>` }, start: 0, length: 1 }]),
+      /asset\.html: 60 characters of text exceed the limit of 50$/,
+    ],
+    [merged(['A', 'B', 'C'].map((find) => ({ find, replace: 'v' }))), /^merge: 3 merge fields exceed the limit of 2$/],
+    [
+      merged([{ find: 'A', replace: 'v'.repeat(2000) }], '{{ A }}{{A}}{{ A }}'),
+      /^merge: the edit would be \d+ characters once its merge fields are filled in, more than the limit of 5000$/,
+    ],
+  ]
+  for (const [edit, pattern] of cases) {
+    const r = await small.call('POST', '/v1/render', { body: edit })
+    assert.is(r.status, 400, JSON.stringify(r.body))
+    assert.is(r.body.error.code, 'E_INPUT_LIMIT')
+    assert.match(r.body.error.message, pattern)
+    assert.is(r.body.error.issues[0].path, r.body.error.message.split(':')[0], 'the issue names the field')
+  }
+  assert.is((await small.call('POST', '/v1/render', { body: withClips([title('y'.repeat(50))]) })).status, 201, 'at the limit is fine')
+  await small.close()
+})
+submit('cost limits → 422 naming the limit (duration per key kind, output size)', async () => {
+  const small = await testService({ config: { limits: { ...DEFAULT_LIMITS, durationSandbox: 10, durationLive: 20, pixels: 1920 * 1080 } } })
   const cases: [object, string | undefined, RegExp][] = [
-    [tracks, undefined, /3 tracks exceed the limit of 2/],
-    [clips, undefined, /4 clips exceed the limit of 3/],
     [titleEdit(15), small.sandbox, /limit for sandbox keys is 10 s/],
     [titleEdit(25), undefined, /limit for live keys is 20 s/],
     [titleEdit(1, { size: undefined, resolution: '4k' }), undefined, /3840x2160 output exceeds/],
-    [
-      { ...titleEdit(1), timeline: { tracks: [{ clips: [{ asset: { type: 'html', html: `<p>${'x'.repeat(1000)}</p>` }, start: 0, length: 1 }] }] } },
-      undefined,
-      /tracks\[0\]\.clips\[0\]\.asset\.html: 1007 characters of markup exceed the limit of 1000/,
-    ],
   ]
   for (const [edit, key, pattern] of cases) {
     const r = await small.call('POST', '/v1/render', { body: edit, key: key ?? small.live })

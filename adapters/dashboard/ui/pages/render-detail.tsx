@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'preact/hooks'
-import { isActive } from '../api'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, isActive } from '../api'
 import { credits, Json, Media, Notice, Progress, seconds, StatusBadge, when } from '../components'
 import { JobId, shortId } from '../job-id'
 import { useLiveRender } from '../live-render'
@@ -10,7 +10,10 @@ import { useLiveRender } from '../live-render'
  */
 export function RenderDetail({ id, compact = false }: { id: string; compact?: boolean }) {
   const { data: r, error } = useLiveRender(id, !compact)
+  const [cancelError, setCancelError] = useState<Error>()
   const ref = useRef<HTMLElement>(null)
+  // The render's own stream reports the outcome (FAILED, "cancelled"); only a refusal needs saying here.
+  const cancel = () => api('DELETE', `/v1/render/${id}`).then(() => setCancelError(undefined), setCancelError)
   const ended = !!r && !isActive(r)
   // Submitted: bring the panel up. Ended: show it whole (the video), unless the reader has scrolled away from it.
   useEffect(() => {
@@ -55,7 +58,15 @@ export function RenderDetail({ id, compact = false }: { id: string; compact?: bo
             <dt>Created</dt>
             <dd>{when(r.created_at)}</dd>
           </dl>
-          {r.error && <Notice error={`Failed: ${r.error}`} />}
+          {isActive(r) && (
+            <p>
+              <button type="button" class="danger" onClick={cancel}>
+                Cancel render
+              </button>
+            </p>
+          )}
+          <Notice error={cancelError} />
+          {r.error && <Notice error={`Failed${r.stage ? ` while ${r.stage}` : ''}: ${r.error}`} />}
           {r.warnings.length > 0 && (
             <details>
               <summary>
