@@ -117,10 +117,11 @@ test('the SDK saves a template, renders it with merge and reads the merged edit 
   assert.is(gone.response.body.success, false)
 })
 
-test('the SDK probes a loopback URL through the SSRF guard the operator opened', async () => {
+test('the SDK probes a loopback URL through the SSRF guard the operator opened and reads response.metadata', async () => {
   const probed = await edit.probe(`${host.url}/red.png`)
-  assert.is(probed.success, true)
-  assert.is(probed.response.streams[0].width, 64)
+  assert.equal([probed.success, probed.message], [true, 'ok'])
+  assert.is(probed.response.metadata.streams[0].width, 64)
+  assert.is(probed.response.metadata.format.filename, `${host.url}/red.png`)
 })
 
 test('the SDK ingests a source by URL and by direct upload, reads, lists and deletes it', async () => {
@@ -174,6 +175,14 @@ test("errors reach the SDK in Shotstack's shapes: a bad edit, a bad key, the wro
   assert.is(refused.response.body.success, false)
   assert.is(refused.response.body.message, 'Bad Request')
   assert.match(refused.response.body.response, /output\.format/)
+  // Where Shotstack's spec is stricter than /v1: `output` is required, and an id off its pattern is a 400.
+  const noOutput = await edit.postRender(new Shotstack.Edit(redSquareEdit().getTimeline())).catch((e: any) => e)
+  assert.equal([noOutput.status, noOutput.response.body.success], [400, false])
+  assert.match(noOutput.response.body.response, /^output: is required/)
+  const badId = await edit.getRender('not-a-uuid').catch((e: any) => e)
+  assert.equal([badId.status, badId.response.body.message], [400, 'Bad Request'])
+  assert.match(badId.response.body.response, /^id: must be a UUID/)
+  assert.is((await edit.getRender('0190a6f2-1c2d-7e3f-8a4b-5c6d7e8f9a0b').catch((e: any) => e)).status, 404)
 
   const wrong = await new Shotstack.EditApi(clientFor('/edit/v1', 'rf_live_wrong')).getTemplates().catch((e: any) => e)
   assert.is(wrong.status, 403)

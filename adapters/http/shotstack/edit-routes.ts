@@ -6,8 +6,9 @@ import { submitJob } from '../../../service/jobs/submit.js'
 import { probeUrl } from '../../../service/probe.js'
 import { readJson } from '../body.js'
 import { queryParams } from '../query.js'
-import { ok, SHOTSTACK_JOB, shotstackStatus } from './envelope.js'
+import { json, ok, SHOTSTACK_JOB, shotstackStatus } from './envelope.js'
 import { param } from './params.js'
+import { requireOutput } from './strict.js'
 import type { ShotstackDeps, ShotstackRoute } from './mount.js'
 import { templateRoutes } from './template-routes.js'
 
@@ -19,7 +20,9 @@ export function editRoutes(d: ShotstackDeps): ShotstackRoute[] {
       api: 'edit',
       path: '/render',
       handler: async (event, caller) => {
-        const { job } = await submitJob(d, caller, 'render', await readJson(event, d.config.limits.bodyBytes), SHOTSTACK_JOB)
+        const body = await readJson(event, d.config.limits.bodyBytes)
+        requireOutput(body)
+        const { job } = await submitJob(d, caller, 'render', body, SHOTSTACK_JOB)
         return ok({ message: 'Render Successfully Queued', id: job.id }, 201)
       },
     },
@@ -40,7 +43,8 @@ export function editRoutes(d: ShotstackDeps): ShotstackRoute[] {
       method: 'get',
       api: 'edit',
       path: '/probe/:url',
-      handler: async (event) => ok(await probeUrl(d, decodeURIComponent(param(event, 'url')))),
+      // Shotstack's probe answer: ffprobe's JSON under `response.metadata`, `message` a lower-case "ok".
+      handler: async (event) => json(200, { success: true, message: 'ok', response: { metadata: await probeUrl(d, decodeURIComponent(param(event, 'url'))) } }),
     },
     ...templateRoutes(d),
   ]

@@ -6,6 +6,7 @@ import { editRoutes } from './edit-routes.js'
 import { failure, ingestFailure, toFailure } from './envelope.js'
 import { ingestRoutes } from './ingest-routes.js'
 import { serveRoutes } from './serve-routes.js'
+import { malformedId } from './strict.js'
 
 /** What Shotstack's surface uses of the application. */
 export type ShotstackDeps = Omit<Application, 'start' | 'stop' | 'close'>
@@ -45,6 +46,8 @@ function guarded(r: ShotstackRoute, env: ShotstackEnv, d: ShotstackDeps) {
     try {
       const caller = await shotstackCaller(event, d.keys, env, shape)
       if (caller instanceof Response) return caller
+      const badId = malformedId(r, event)
+      if (badId) return shape(400, badId)
       return await r.handler(event, caller, env)
     } catch (e) {
       return toFailure(e, `${r.method.toUpperCase()} ${new URL(event.req.url).pathname}`, shape)
