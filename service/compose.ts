@@ -1,4 +1,5 @@
 import type { ServedAssets } from './assets/served.js'
+import type { Transfers } from './assets/transfers.js'
 import { RenderError, type AiRunner, type Compositor } from '../core/index.js'
 import type { Idempotency } from './accounts/idempotency.js'
 import type { KeyStore } from './accounts/keys.js'
@@ -49,6 +50,8 @@ export interface Application {
   /** Saved templates (service/templates/): per account and environment, rendered through submitJob. */
   templates: TemplateStore
   served: ServedAssets
+  /** Serve transfers (service/assets/transfers.ts): a file copied to an S3 bucket or this service's hosting. */
+  transfers: Transfers
   /** Hosted sources (service/sources/): rows and the importer that fills them. */
   sources: SourceStore
   importer: SourceImporter
@@ -103,6 +106,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     images: get<ImageService>(TOKENS.Images),
     templates: get<TemplateStore>(TOKENS.Templates),
     served: get<ServedAssets>(TOKENS.ServedAssets),
+    transfers: get<Transfers>(TOKENS.Transfers),
     sources: get<SourceStore>(TOKENS.Sources),
     importer: get<SourceImporter>(TOKENS.SourceImporter),
     aiJobs: get<AiJobs>(TOKENS.AiJobs),
@@ -120,6 +124,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.outbox.start()
       await app.images.resume()
       await app.importer.start()
+      await app.transfers.start()
       await app.aiJobs.start()
     },
     stop: async (graceMs) => {
@@ -127,6 +132,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.queue.stop(graceMs)
       await app.images.stop()
       await app.importer.stop()
+      await app.transfers.stop()
       await app.aiJobs.stop()
       await app.outbox.stop()
     },

@@ -34,6 +34,9 @@ export const TOKENS = {
   AiProviders: Symbol('AiProviders'),
   /** Finished renders' files as hosted assets (Shotstack's Serve API). */
   ServedAssets: Symbol('ServedAssets'),
+  /** Serve transfers: their assets' rows (`TransferStore`) and the copies (`Transfers`). */
+  TransferStore: Symbol('TransferStore'),
+  Transfers: Symbol('Transfers'),
   /** Image vendor providers (`ProviderPlugin[]`). */
   Providers: Symbol('Providers'),
   /** The per-key, per-model image rate limiter. */

@@ -1,5 +1,7 @@
 import type { AiProviderPlugin, Compositor, ImageGenerator, Plugin, ProviderPlugin } from '../core/index.js'
 import { ServedAssets } from './assets/served.js'
+import { TransferStore } from './assets/transfer-store.js'
+import { Transfers } from './assets/transfers.js'
 import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
 import { aiForRender } from './ai/for-render.js'
 import { type AiJobDeps, AiJobs } from './ai/jobs.js'
@@ -68,6 +70,8 @@ const CLASSES: [symbol, new (...args: never[]) => unknown][] = [
   [TOKENS.Integrations, IntegrationStore],
   [TOKENS.Destinations, Destinations],
   [TOKENS.ServedAssets, ServedAssets],
+  [TOKENS.TransferStore, TransferStore],
+  [TOKENS.Transfers, Transfers],
   [TOKENS.Sources, SourceStore],
   [TOKENS.SourceImporter, SourceImporter],
   [TOKENS.SourceRenditions, SourceRenditions],

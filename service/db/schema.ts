@@ -132,6 +132,16 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
      created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
    CREATE INDEX ai_jobs_account ON ai_jobs(account_id, sandbox, kind, created_at);
    CREATE INDEX ai_jobs_status ON ai_jobs(status);`,
+  // Serve transfers (issue 33): one asset per destination of a `POST /serve/{env}/assets`, grouped by `batch_id`
+  // (the client's `id` need not be unique), with where the copy went (`url`, `provider_id`, a hosted copy's key).
+  (d) => `CREATE TABLE transfer_assets (
+     ${d.rowid}id TEXT PRIMARY KEY, batch_id TEXT NOT NULL, position INTEGER NOT NULL, account_id TEXT NOT NULL,
+     sandbox INTEGER NOT NULL, transfer_id TEXT NOT NULL, input_url TEXT NOT NULL, destination TEXT NOT NULL,
+     provider TEXT NOT NULL, status TEXT NOT NULL, url TEXT, provider_id TEXT, storage_key TEXT, filename TEXT,
+     error TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE INDEX transfer_assets_transfer ON transfer_assets(account_id, transfer_id);
+   CREATE INDEX transfer_assets_batch ON transfer_assets(batch_id, position);
+   CREATE INDEX transfer_assets_status ON transfer_assets(status);`,
 ]
 
 /** The engine's migration steps, in order: step i takes a database from `schema_version` i to i + 1. */

@@ -38,13 +38,14 @@ export function objectKeys(jobId: string, files: RenderFiles, options: Pick<S3Op
 }
 
 /**
- * Copies a render's files from reelforge's storage into the user's bucket with the account's credentials.
+ * Copies a render's files from reelforge's storage (or any reader of keys: a Serve transfer's downloaded file)
+ * into the user's bucket with the account's credentials.
  * Every connection is judged by the network guard after DNS resolution (a user's endpoint must not reach
  * private addresses unless the operator allows them). Throws an error whose message names the bucket and
  * what S3 answered; the caller records it as this destination's failure.
  */
 export async function copyToS3(
-  storage: Storage,
+  storage: Pick<Storage, 'open'>,
   files: RenderFiles,
   dest: { jobId: string; options: S3Options; credentials: S3Credentials },
   ctx: { network: NetworkPolicy; signal?: AbortSignal },

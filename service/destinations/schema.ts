@@ -42,10 +42,11 @@ const ShotstackSchema = v.looseObject({ provider: v.literal('shotstack'), exclud
 /** A destination as the copy uses it; any other provider is kept by name only (reported failed). */
 export type Destination = { provider: 's3'; options: S3Options } | { provider: 'shotstack'; exclude?: boolean } | { provider: string; unsupported: true }
 
-export const pathOf = (i: number) => `output.destinations[${i}]`
+/** Where the list sits in the request: an edit's `output.destinations`, or a Serve transfer's `destinations`. */
+export const pathOf = (i: number, at = 'output.destinations') => `${at}[${i}]`
 
-/** Parses one destination; `issues` gets what is wrong with it (paths under `output.destinations[i]`). */
-function parseOne(raw: unknown, i: number, issues: Issue[]): Destination {
+/** Parses one destination; `issues` gets what is wrong with it (paths under `<at>[i]`). */
+export function parseDestination(raw: unknown, i: number, issues: Issue[], at?: string): Destination {
   const provider = String((raw as { provider?: unknown })?.provider ?? '')
   const schema = provider === 's3' ? S3Schema : provider === 'shotstack' ? ShotstackSchema : undefined
   if (!schema) return { provider, unsupported: true }
@@ -53,7 +54,7 @@ function parseOne(raw: unknown, i: number, issues: Issue[]): Destination {
   if (parsed.success) return parsed.output as Destination
   for (const issue of parsed.issues) {
     const keys = (issue.path ?? []).map((p) => (typeof p.key === 'number' ? `[${p.key}]` : `.${String(p.key)}`)).join('')
-    issues.push({ path: `${pathOf(i)}${keys}`, message: issue.message })
+    issues.push({ path: `${pathOf(i, at)}${keys}`, message: issue.message })
   }
   return { provider, unsupported: true }
 }
@@ -64,32 +65,33 @@ export function destinationsOf(request: unknown): Destination[] {
   const raw = r?.output?.destinations
   if (!Array.isArray(raw) || raw.length === 0) return []
   const merged = applyMerge(raw, Array.isArray(r.merge) ? r.merge : undefined).value
-  return merged.map((d, i) => parseOne(d, i, []))
+  return merged.map((d, i) => parseDestination(d, i, []))
 }
 
 /**
  * The submission check: every destination well formed, s3 endpoints outside private networks (unless the
  * operator allows them) and — when `hasS3` is given — the account's S3 credentials set, else a 400 naming
- * `output.destinations[i]`. Providers reelforge cannot send to are accepted with a warning.
+ * `output.destinations[i]` (or `<at>[i]`). Providers reelforge cannot send to are accepted with a warning.
  */
 export async function checkDestinations(
   raw: readonly unknown[] | undefined,
-  opts: { network: NetworkPolicy; hasS3?: () => Promise<boolean> },
+  opts: { network: NetworkPolicy; hasS3?: () => Promise<boolean>; at?: string },
 ): Promise<Warning[]> {
+  const pathOfItem = (i: number) => pathOf(i, opts.at)
   const issues: Issue[] = []
   const warnings: Warning[] = []
   let s3: boolean | undefined
   for (const [i, item] of (raw ?? []).entries()) {
-    const d = parseOne(item, i, issues)
+    const d = parseDestination(item, i, issues, opts.at)
     if ('unsupported' in d) {
-      if (issues.some((x) => x.path.startsWith(pathOf(i)))) continue
-      warnings.push({ path: `${pathOf(i)}.provider`, message: `reelforge cannot send to "${d.provider}": this destination will be reported failed` })
+      if (issues.some((x) => x.path.startsWith(pathOfItem(i)))) continue
+      warnings.push({ path: `${pathOfItem(i)}.provider`, message: `reelforge cannot send to "${d.provider}": this destination will be reported failed` })
     } else if (d.provider === 's3') {
       const { endpoint } = (d as { options: S3Options }).options
       const refused = endpoint && (await checkUrl(endpoint, opts.network))
-      if (refused) issues.push({ path: `${pathOf(i)}.options.endpoint`, message: refused })
+      if (refused) issues.push({ path: `${pathOfItem(i)}.options.endpoint`, message: refused })
       if (opts.hasS3 && !(s3 ??= await opts.hasS3()))
-        issues.push({ path: pathOf(i), message: "an s3 destination needs the account's S3 credentials: set them with PUT /v1/integrations/s3" })
+        issues.push({ path: pathOfItem(i), message: "an s3 destination needs the account's S3 credentials: set them with PUT /v1/integrations/s3" })
     }
   }
   if (issues.length)

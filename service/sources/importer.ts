@@ -158,7 +158,7 @@ export class SourceImporter {
 const STAGED = 'staged:'
 
 /** A storage name from a file name (the URL's last path segment, an upload's `filename`), with the content's extension. */
-function fileName(name: string, ext: string): string {
+export function fileName(name: string, ext: string): string {
   const stem =
     name
       .replace(/\.[^.]*$/, '')

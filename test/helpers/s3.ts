@@ -1,3 +1,4 @@
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
 import type { S3Config } from '../../service/config.js'
 import { tempDir } from './media.js'
@@ -26,4 +27,17 @@ export async function startS3(opts: { buckets?: string[] } = {}): Promise<{ conf
     },
     close: () => server.close(),
   }
+}
+
+/** Reads an object's bytes from s3rver with the real AWS SDK, as the bucket's owner would. */
+export function objectReader(config: S3Config): (bucket: string, key: string) => Promise<Buffer> {
+  const client = new S3Client({
+    region: config.region,
+    endpoint: config.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: config.accessKeyId!, secretAccessKey: config.secretAccessKey! },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  })
+  return async (bucket, key) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray())
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 // Shotstack's official Node SDK, unchanged: its own API classes, models and default transport (superagent).
@@ -8,6 +9,7 @@ import * as assert from 'uvu/assert'
 import { decodeFrames, isRed, locate } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { startPythonServer } from '../helpers/python-http.js'
+import { startS3 } from '../helpers/s3.js'
 import { createKey, freePort, root, serve, stop, tsx } from '../helpers/serve-child.js'
 
 // A stranger's migration: `reelforge serve --shotstack`, keys from the CLI, media on Python's http.server,
@@ -16,6 +18,9 @@ const data = tempDir('reelforge-shotstack-')
 const media = tempDir('reelforge-shotstack-media-')
 await solidPng(join(media, 'red.png'), 64, 64, '#ff0000')
 const host = await startPythonServer(media)
+// The customer's own bucket: s3rver on loopback (the operator's REELFORGE_ALLOW_NETWORKS lets the copy reach it).
+const BUCKET = 'customer-bucket'
+const s3 = await startS3({ buckets: [BUCKET] })
 const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const child = await serve(data, port, { REELFORGE_SHOTSTACK: '1', REELFORGE_ALLOW_NETWORKS: '127.0.0.0/8' })
@@ -167,6 +172,55 @@ test('the SDK ingests a source by URL and by direct upload, reads, lists and del
   assert.match(named.response.body.errors[0].detail, /outputs\.renditions\[0\]\.fps/, 'the path as the request wrote it')
 })
 
+test("the SDK's ServeApi transfers a render's file and a URL to S3 on v1 and stage; getAsset reads how it went", async () => {
+  // The account's S3 credentials, as Shotstack keeps them in its dashboard: here /v1's integration (s3rver's endpoint).
+  const put = await fetch(`${base}/v1/integrations/s3`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${live}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ access_key_id: 'S3RVER', secret_access_key: 'S3RVER', region: 'us-east-1', endpoint: s3.config.endpoint }),
+  })
+  assert.is(put.status, 200)
+  const { account_id } = (await (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${live}` } })).json()) as any
+  const stageKey = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--sandbox', '--account', account_id, '--data', data], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+  const stageServe = new Shotstack.ServeApi(clientFor('/serve/stage', stageKey.stdout.trim()))
+
+  const done = await waitDone((await edit.postRender(redSquareEdit())).response.id)
+  const toS3 = (prefix: string) => new Shotstack.S3Destination('s3').setOptions(new Shotstack.S3DestinationOptions('us-east-1', BUCKET).setPrefix(prefix))
+  const settle = async (api: any, id: string) => {
+    for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      const { data } = await api.getAsset(id)
+      if (data.attributes.status !== 'importing') return data.attributes
+    }
+    throw new Error(`transfer ${id} never finished`)
+  }
+  for (const [api, url, prefix] of [
+    [serveApi, done.url, 'sdk-v1'],
+    [stageServe, `${host.url}/red.png`, 'sdk-stage'],
+  ] as const) {
+    const id = randomUUID()
+    const queued = await api.postServeAsset(new Shotstack.Transfer(url, id, [toS3(prefix)]))
+    assert.equal([queued.data.type, queued.data.attributes.id, queued.data.attributes.status], ['asset', id, 'queued'])
+    const asset = await settle(api, id)
+    assert.equal([asset.status, asset.renderId], ['ready', id], prefix)
+    const object = await fetch(asset.url)
+    assert.is(object.status, 200)
+    const source = Buffer.from(await (await fetch(url)).arrayBuffer())
+    assert.ok(source.length > 0 && Buffer.from(await object.arrayBuffer()).equals(source), `${prefix}: the object is the source's bytes`)
+    assert.equal(
+      (await api.getAssetByRenderId(id)).data.map((a: any) => a.attributes.id),
+      [id],
+    )
+  }
+  // A destination reelforge cannot reach is that asset's failure, read the same way.
+  const id = randomUUID()
+  const mux = await serveApi.postServeAsset(new Shotstack.Transfer(done.url, id, [new Shotstack.MuxDestination('mux')]))
+  assert.is(mux.data.attributes.status, 'failed')
+  assert.is((await serveApi.getAsset(id)).data.attributes.status, 'failed')
+})
+
 test("errors reach the SDK in Shotstack's shapes: a bad edit, a bad key, the wrong environment", async () => {
   const bad = redSquareEdit()
   bad.getOutput().format = 'avi'
@@ -203,6 +257,7 @@ test('/v1 keeps Bearer only: x-api-key is never accepted there, even with --shot
 test.after(async () => {
   await stop(child)
   await host.close()
+  await s3.close()
 })
 
 test.run()

@@ -76,9 +76,6 @@ templates('an update is what GET and the list show next; a bad one names its fie
 templates.run()
 
 const shapes = suite("Shotstack's shapes for what it does not do")
-shapes('POST /serve/v1/assets (transfers) is 501 in the Serve envelope', async () => {
-  refused(await call('POST', '/serve/v1/assets', live, {}), 501, 'Not Implemented', /not supported/)
-})
 shapes("unknown paths and methods under Shotstack's prefixes are its 404; /v1 keeps its own", async () => {
   for (const [method, path] of [
     ['GET', '/edit/v1/nothing'],
