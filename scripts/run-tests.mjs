@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FAST, SERIAL } from './test-lanes.mjs'
+import { FAST, LONG, SERIAL } from './test-lanes.mjs'
 
 const args = process.argv.slice(2)
 const option = (name) => {
@@ -56,7 +56,8 @@ try {
 } catch {}
 const key = (r) => `${r.pass} ${r.file}`
 // Longest first, so the last file to end is a short one; unknown files count as long (they may be).
-runs.sort((a, b) => (times[key(b)] ?? 60_000) - (times[key(a)] ?? 60_000))
+const expected = (r) => times[key(r)] ?? (LONG.includes(r.file) ? 600_000 : 60_000)
+runs.sort((a, b) => expected(b) - expected(a))
 
 const children = new Set()
 process.once('SIGINT', () => {

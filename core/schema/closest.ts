@@ -17,11 +17,17 @@ function distance(a: string, b: string): number {
  */
 export function knownList(value: string, all: readonly string[], show = 6): string {
   if (all.length <= 12) return `known: ${all.join(', ')}`
-  const v = value.toLowerCase()
+  // Names are short: a value far longer is like none of them, and comparing all of it (a hostile 200 KB string)
+  // would cost seconds. Each name is scored once, not once per comparison of the sort.
+  const v = value.slice(0, MAX_NAME).toLowerCase()
   const score = (name: string) => {
     const n = name.toLowerCase()
-    return (n.startsWith(v) || v.startsWith(n) ? -100 : n.includes(v) || v.includes(n) ? -50 : 0) + distance(value, name)
+    return (n.startsWith(v) || v.startsWith(n) ? -100 : n.includes(v) || v.includes(n) ? -50 : 0) + distance(v, n)
   }
-  const closest = [...all].sort((a, b) => score(a) - score(b) || a.localeCompare(b)).slice(0, show)
-  return `closest known: ${closest.join(', ')} (${all.length - closest.length} more)`
+  const scored = all.map((name) => ({ name, score: score(name) }))
+  const closest = scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, show)
+  return `closest known: ${closest.map((c) => c.name).join(', ')} (${all.length - closest.length} more)`
 }
+
+/** Characters of an unknown name compared with the known ones (the longest known name is about 30). */
+const MAX_NAME = 64

@@ -151,6 +151,13 @@ bad('a misspelt transition is answered with the closest names, not all ~200', ()
   assert.match(message('timeline.tracks[0].clips[0].transition.out'), /closest known: wipeLeft, /)
   assert.ok(message('timeline.tracks[0].clips[0].transition.in').split(',').length <= 7, 'a few names, not the list')
 })
+bad('a name far longer than any known one is compared by its start only (a 200 KB name once cost seconds per issue)', () => {
+  const e = base() as any
+  Object.assign(e.timeline.tracks[0].clips[0], { transition: { in: `fade${'x'.repeat(200_000)}` } })
+  const message = issuesOf(e).find((i) => i.path === 'timeline.tracks[0].clips[0].transition.in')!.message
+  assert.match(message, /closest known: fade, [^;]+ \(\d+ more\)$/)
+  assert.ok(message.length < 400_000, 'the name is quoted, the list stays short')
+})
 bad('unknown transition, effect and filter names list the known ones', () => {
   const e = base() as any
   Object.assign(e.timeline.tracks[0].clips[0], { transition: { in: 'wobble' }, effect: 'spin', filter: 'sepia' })

@@ -14,8 +14,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 const VALID_EDIT = {
   timeline: {
     background: '#000000',
-    fonts: [{ src: 'https://example.com/font.ttf' }],
-    soundtrack: { src: 'https://example.com/music.mp3', effect: 'fadeOut', volume: 0.5 },
+    fonts: [{ src: 'https://93.184.215.14/font.ttf' }],
+    soundtrack: { src: 'https://93.184.215.14/music.mp3', effect: 'fadeOut', volume: 0.5 },
     tracks: [
       {
         clips: [
@@ -34,8 +34,8 @@ const VALID_EDIT = {
       },
       {
         clips: [
-          { asset: { type: 'image', src: 'https://example.com/a.png' }, start: 'auto', length: 'end', fit: 'cover', scale: 0.5, position: 'topLeft' },
-          { asset: { type: 'video', src: 'https://example.com/v.mp4', trim: 1, volume: 0.5, speed: 1.5 }, start: 2, length: 3 },
+          { asset: { type: 'image', src: 'https://93.184.215.14/a.png' }, start: 'auto', length: 'end', fit: 'cover', scale: 0.5, position: 'topLeft' },
+          { asset: { type: 'video', src: 'https://93.184.215.14/v.mp4', trim: 1, volume: 0.5, speed: 1.5 }, start: 2, length: 3 },
         ],
       },
       {
@@ -167,7 +167,11 @@ routes(`${RUNS} hostile requests across the routes: no 5xx, the one error shape,
     [
       'POST',
       '/v1/stitch',
-      { clips: [{ src: 'https://example.com/a.mp4', trim: 1, length: 2 }], output: { format: 'mp4', resolution: 'sd' }, callback: 'https://example.com/cb' },
+      {
+        clips: [{ src: 'https://93.184.215.14/a.mp4', trim: 1, length: 2 }],
+        output: { format: 'mp4', resolution: 'sd' },
+        callback: 'https://93.184.215.14/cb',
+      },
     ],
     ['POST', '/v1/ai/image', { prompt: 'a kite', model: 'stable-diffusion', width: 512, height: 512, style: 'artistic', negative_prompt: 'text', steps: 30 }],
     [
@@ -180,7 +184,7 @@ routes(`${RUNS} hostile requests across the routes: no 5xx, the one error shape,
         ],
       },
     ],
-    ['PUT', '/v1/webhooks', { url: 'https://example.com/hook', events: ['render.complete', 'wallet.deposit'], secret: 's'.repeat(24) }],
+    ['PUT', '/v1/webhooks', { url: 'https://93.184.215.14/hook', events: ['render.complete', 'wallet.deposit'], secret: 's'.repeat(24) }],
     ['PUT', '/v1/wallet/threshold', { low_balance_threshold: 100 }],
     ['POST', '/v1/wallet/deposits', { amount: 100, account_id: svc.liveAccount, note: 'fuzz' }, admin],
   ]
