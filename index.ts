@@ -47,23 +47,28 @@ export type {
 export { automatic1111Provider, bflProvider, openaiProvider, sandboxProvider, stabilityProvider } from './plugins/index.js'
 export type { Automatic1111Options, BflOptions, OpenAIOptions, StabilityOptions } from './plugins/index.js'
 
-// AI task providers (text, speech, transcription, video, upscale): vendor wire APIs and local engines
+// AI task providers (text, speech, transcription, video, upscale, avatar): vendor wire APIs and local engines
 export {
+  didAvatarProvider,
   elevenlabsSpeechProvider,
   espeakSpeechProvider,
   ffmpegUpscaleProvider,
+  heygenAvatarProvider,
   localTranscriptionProvider,
   lumaVideoProvider,
   openaiSpeechProvider,
   openaiTextProvider,
   openaiTranscriptionProvider,
   runwayVideoProvider,
+  sandboxAvatarProvider,
   sandboxTextProvider,
   sandboxVideoProvider,
 } from './plugins/index.js'
 export type {
+  DidAvatarOptions,
   ElevenLabsSpeechOptions,
   FfmpegUpscaleOptions,
+  HeygenAvatarOptions,
   LumaVideoOptions,
   OpenAISpeechOptions,
   OpenAITextOptions,

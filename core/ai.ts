@@ -80,6 +80,31 @@ export interface UpscaleResult {
   mime: string
 }
 
+/**
+ * `avatar` (a talking presenter): a vendor's stock presenter (D-ID's `jack`, HeyGen's `Angela`) speaking
+ * `text`, as a video with its voice. Shotstack's Create API asks for it; /v1 has no route of its own for it.
+ */
+export interface AvatarRequest {
+  text: string
+  /** The vendor's presenter, by name or id. */
+  avatar: string
+  /** The vendor's voice, by name or id; none: the presenter's own. */
+  voice?: string
+  /** Background colour, `#rrggbb`. */
+  background?: string
+  /** `circle` crops the presenter into a circle on the background (HeyGen). */
+  style?: 'normal' | 'circle'
+  aspectRatio?: '16:9' | '9:16'
+  /** A free, watermarked test render where the vendor offers one (HeyGen's `test`). */
+  test?: boolean
+  model: string
+}
+export interface AvatarResult {
+  /** A local mp4 file with the voice. */
+  path: string
+  duration: number
+}
+
 /** Each task's request and result. */
 export interface AiTasks {
   text: [TextRequest, TextResult]
@@ -87,8 +112,10 @@ export interface AiTasks {
   transcription: [TranscriptionRequest, TranscriptionResult]
   video: [VideoRequest, VideoResult]
   upscale: [UpscaleRequest, UpscaleResult]
+  avatar: [AvatarRequest, AvatarResult]
 }
 export type AiTask = keyof AiTasks
+/** The tasks `/v1/ai/{kind}` serves (avatars are made through Shotstack's Create API only). */
 export const AI_TASKS = ['text', 'speech', 'transcription', 'video', 'upscale'] as const satisfies readonly AiTask[]
 
 /** What a provider call gets besides its request. */

@@ -22,3 +22,6 @@ export { runwayVideoProvider, type RunwayVideoOptions } from './ai/runway-video.
 export { lumaVideoProvider, type LumaVideoOptions } from './ai/luma-video.js'
 export { sandboxVideoProvider } from './ai/sandbox-video.js'
 export { ffmpegUpscaleProvider, type FfmpegUpscaleOptions } from './ai/ffmpeg-upscale.js'
+export { sandboxAvatarProvider } from './ai/sandbox-avatar.js'
+export { didAvatarProvider, type DidAvatarOptions } from './ai/did-avatar.js'
+export { heygenAvatarProvider, type HeygenAvatarOptions } from './ai/heygen-avatar.js'

@@ -9,6 +9,7 @@ export const DEFAULT_AI_MODELS: Record<AiTask, string> = {
   transcription: 'whisper-1',
   video: 'gen4_turbo',
   upscale: 'lanczos',
+  avatar: 'd-id-clips',
 }
 
 /** What to set for each kind, said when a live key asks for something nobody serves. */
@@ -18,6 +19,7 @@ const CONFIGURE: Record<AiTask, string> = {
   transcription: 'OPENAI_API_KEY (or OPENAI_BASE_URL for a local Whisper server)',
   video: 'RUNWAYML_API_SECRET or LUMAAI_API_KEY',
   upscale: 'nothing: the local ffmpeg engine should be registered',
+  avatar: 'DID_API_KEY or HEYGEN_API_KEY',
 }
 
 /**

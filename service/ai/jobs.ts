@@ -41,7 +41,7 @@ export class AiJobs {
 
   constructor(private readonly d: AiJobDeps) {}
 
-  async submit(p: Principal, kind: AiTask, body: unknown): Promise<AiJobRecord> {
+  async submit(p: Principal, kind: keyof typeof AI_JOB_SCHEMAS, body: unknown): Promise<AiJobRecord> {
     const input = parseBody(AI_JOB_SCHEMAS[kind], body) as Record<string, unknown> & { model?: string; callback?: string }
     for (const field of ['src', 'image'] as const) await checkTargetUrl(field, input[field] as string | undefined, this.d.config.network)
     await checkCallbackUrl('callback', input.callback, this.d.config.network)
@@ -76,13 +76,16 @@ export class AiJobs {
   private async run(id: string): Promise<void> {
     const job = await this.d.store.byId(id)
     if (!job || (job.status !== 'queued' && job.status !== 'processing')) return
+    // A Create API asset (service/create/): its own runner resumes it.
+    if ('create' in job.request) return
+    const kind = job.kind as AiTask
     // A render's asset (for-render.ts) left unfinished by a stopped process: its render failed with it.
     if ('render_id' in job.request) return void (await this.d.wallet.release(id), await this.d.store.failed(id, 'the render it was made for stopped'))
     let provider!: AiProviderPlugin
     // Chosen again at run time: a provider gone since submit (a restart with other keys) fails the job like a vendor error.
-    const choose = () => (provider = chooseProvider(this.d.providers, job.principal, job.kind, job.model).provider).name
-    const price = this.price(job.principal, job.kind)
-    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label: `${job.kind} ${id}` }, async (dir) => ({
+    const choose = () => (provider = chooseProvider(this.d.providers, job.principal, kind, job.model).provider).name
+    const price = this.price(job.principal, kind)
+    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label: `${kind} ${id}` }, async (dir) => ({
       outcome: await runKind(this.d, job, provider, { signal: AbortSignal.timeout(JOB_MS), workDir: dir }),
       value: undefined,
     }))

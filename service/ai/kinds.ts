@@ -1,5 +1,5 @@
 import { extname, join } from 'node:path'
-import type { AiProviderPlugin, AiRunContext, AiTask, UpscaleRequest } from '../../core/index.js'
+import type { AI_TASKS, AiProviderPlugin, AiRunContext, UpscaleRequest } from '../../core/index.js'
 import { probe } from '../../core/index.js'
 import { toSrt, toVtt } from '../../plugins/lib/text/subtitle-writer.js'
 import type { ServiceConfig } from '../config.js'
@@ -20,7 +20,8 @@ type Req = Record<string, any>
 export async function runKind(d: Deps, job: AiJob, provider: AiProviderPlugin, ctx: AiRunContext): Promise<AiOutcome> {
   const r = job.request as Req
   const put = async (path: string, name: string) => d.storage.put(`${job.id}/${name}`, path)
-  switch (job.kind as AiTask) {
+  // /v1's own kinds: avatars and images are Create API assets, run by service/create/.
+  switch (job.kind as (typeof AI_TASKS)[number]) {
     case 'text': {
       const out = await (provider as AiProviderPlugin<'text'>).run({ prompt: r.prompt, system: r.system, maxTokens: r.max_tokens, model: job.model }, ctx)
       return { text: out.text }

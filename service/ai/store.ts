@@ -8,12 +8,15 @@ import { ServiceError } from '../errors.js'
 import { uuidv7 } from '../ids.js'
 import { TOKENS } from '../tokens.js'
 
+/** A row's kind: an AI task, or `image` for a Create API text-to-image (service/create/), which /v1 lists elsewhere. */
+export type AiJobKind = AiTask | 'image'
+
 type Row = {
   id: string
   account_id: string
   key_id: string
   sandbox: number
-  kind: AiTask
+  kind: AiJobKind
   status: AiJobRecord['status']
   model: string
   provider: string | null
@@ -30,7 +33,7 @@ type Row = {
   updated_at: string
 }
 /** A job with what the runner needs beside its public record. */
-export type AiJob = AiJobRecord & { principal: Principal; request: Record<string, unknown>; callback: string | null }
+export type AiJob = Omit<AiJobRecord, 'kind'> & { kind: AiJobKind; principal: Principal; request: Record<string, unknown>; callback: string | null }
 /** What a finished job stored: its main file, more files by name, text, words, duration. */
 export interface AiOutcome {
   key?: string
@@ -50,7 +53,7 @@ export class AiJobStore {
     @inject(TOKENS.Config) private readonly config: ServiceConfig,
   ) {}
 
-  async create(p: Principal, kind: AiTask, model: string, request: Record<string, unknown>, callback?: string): Promise<string> {
+  async create(p: Principal, kind: AiJobKind, model: string, request: Record<string, unknown>, callback?: string): Promise<string> {
     const id = uuidv7()
     const now = nowIso()
     await this.db.run(
@@ -142,5 +145,8 @@ export class AiJobStore {
   }
 }
 
-/** The public record of a job. */
-export const aiJobRecord = ({ principal: _p, request: _r, callback: _c, ...record }: AiJob): AiJobRecord => record
+/** The public record of a job, as /v1 shows it (its routes read only the kinds they name, so `kind` is one of theirs). */
+export const aiJobRecord = ({ principal: _p, request: _r, callback: _c, kind, ...record }: AiJob): AiJobRecord => ({
+  ...record,
+  kind: kind as AiJobRecord['kind'],
+})

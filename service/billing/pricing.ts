@@ -6,7 +6,7 @@ export interface Pricing {
   images: Record<string, number>
   /** Credits per started minute of rendered output, by resolution tier. */
   renderPerMinute: Record<'preview' | 'mobile' | 'sd' | 'hd' | '1080' | '4k', number>
-  /** Credits per AI job by kind (`POST /v1/ai/{kind}`), charged when it completes; sandbox keys pay nothing. */
+  /** Credits per AI job by kind (`POST /v1/ai/{kind}`, and `avatar` for Shotstack's Create API), charged when it completes; sandbox keys pay nothing. */
   ai: Record<AiTask, number>
   /** Balance under which `wallet.low_balance` fires (once per crossing). */
   lowBalanceThreshold: number
@@ -19,7 +19,7 @@ export interface Pricing {
 export const DEFAULT_PRICING: Pricing = {
   images: { flux: 5, 'stable-diffusion': 4, 'dall-e-3': 6 },
   renderPerMinute: { preview: 1, mobile: 1, sd: 2, hd: 3, '1080': 5, '4k': 20 },
-  ai: { text: 1, speech: 2, transcription: 2, video: 10, upscale: 5 },
+  ai: { text: 1, speech: 2, transcription: 2, video: 10, upscale: 5, avatar: 20 },
   lowBalanceThreshold: 100,
 }
 

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import * as v from 'valibot'
-import { AI_TASKS, type AiTask } from '../../../core/index.js'
+import { AI_TASKS } from '../../../core/index.js'
 import { AI_JOB_STATUSES } from '../../../service/api-types.js'
 import type { Application } from '../../../service/compose.js'
 import { AI_JOB_SCHEMAS } from '../../../service/ai/requests.js'
@@ -33,9 +33,10 @@ const AiJobSchema = v.object({
 })
 named('AiJob', AiJobSchema)
 // `createAiSpeechJob`, `listAiSpeechJobs`, `getAiSpeechJob`: the path alone would not say these are jobs.
-const job = (kind: AiTask) => `Ai${kind.charAt(0).toUpperCase()}${kind.slice(1)}Job`
+type Kind = (typeof AI_TASKS)[number]
+const job = (kind: Kind) => `Ai${kind.charAt(0).toUpperCase()}${kind.slice(1)}Job`
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: 'error', schema: ErrorBodySchema }]))
-const WHAT: Record<AiTask, string> = {
+const WHAT: Record<Kind, string> = {
   text: 'Write text (a script) from a prompt',
   speech: 'Speak text (voiceover): an audio file and the time of every word',
   transcription: 'Transcribe the speech of an audio or video URL: the words timed, SRT and WebVTT files',

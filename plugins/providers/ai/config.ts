@@ -1,7 +1,9 @@
 import type { AiProviderPlugin } from '../../../core/index.js'
+import { didAvatarProvider } from './did-avatar.js'
 import { elevenlabsSpeechProvider } from './elevenlabs-speech.js'
 import { espeakSpeechProvider } from './espeak-speech.js'
 import { ffmpegUpscaleProvider } from './ffmpeg-upscale.js'
+import { heygenAvatarProvider } from './heygen-avatar.js'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { localTranscriptionProvider } from './local-transcription.js'
@@ -10,6 +12,7 @@ import { openaiSpeechProvider } from './openai-speech.js'
 import { openaiTextProvider } from './openai-text.js'
 import { openaiTranscriptionProvider } from './openai-transcription.js'
 import { runwayVideoProvider } from './runway-video.js'
+import { sandboxAvatarProvider } from './sandbox-avatar.js'
 import { sandboxTextProvider } from './sandbox-text.js'
 import { sandboxVideoProvider } from './sandbox-video.js'
 import type { PublishImage } from './video-clip.js'
@@ -21,13 +24,14 @@ const list = (value: string | undefined) =>
     .filter(Boolean)
 
 /**
- * The AI task providers: the local engines always (espeak speech, ffmpeg upscale; the sandbox text and video
+ * The AI task providers: the local engines always (espeak speech, ffmpeg upscale; the sandbox text, video and avatar
  * stand-ins for sandbox keys; PocketSphinx transcription where Debian's model is installed), and each vendor whose key is in the environment — `OPENAI_API_KEY` (text,
  * speech, transcription; `OPENAI_TEXT_BASE_URL`, `OPENAI_TRANSCRIPTION_BASE_URL` / `OPENAI_BASE_URL` for an OpenAI-compatible server such as Ollama, which needs
- * no key), `ELEVENLABS_API_KEY`, `RUNWAYML_API_SECRET`, `LUMAAI_API_KEY` (each with an optional `_BASE_URL`).
+ * no key), `ELEVENLABS_API_KEY`, `RUNWAYML_API_SECRET`, `LUMAAI_API_KEY`, `DID_API_KEY` (D-ID avatars), `HEYGEN_API_KEY` (HeyGen
+ * avatars) (each with an optional `_BASE_URL`).
  */
 export function aiProvidersFromConfig(env: NodeJS.ProcessEnv = process.env, opts: { publishImage?: PublishImage } = {}): AiProviderPlugin[] {
-  const out: AiProviderPlugin[] = [sandboxTextProvider, espeakSpeechProvider, ffmpegUpscaleProvider(), sandboxVideoProvider]
+  const out: AiProviderPlugin[] = [sandboxTextProvider, espeakSpeechProvider, ffmpegUpscaleProvider(), sandboxVideoProvider, sandboxAvatarProvider]
   // PocketSphinx only where its Debian model is installed: elsewhere live keys get the 422 that says what to set.
   const model = env.REELFORGE_POCKETSPHINX_MODEL ?? '/usr/share/pocketsphinx/model/en-us'
   if (existsSync(join(model, 'en-us.lm.bin'))) out.push(localTranscriptionProvider)
@@ -43,5 +47,7 @@ export function aiProvidersFromConfig(env: NodeJS.ProcessEnv = process.env, opts
   if (env.RUNWAYML_API_SECRET)
     out.push(runwayVideoProvider({ apiKey: env.RUNWAYML_API_SECRET, baseUrl: env.RUNWAYML_BASE_URL, publishImage: opts.publishImage }))
   if (env.LUMAAI_API_KEY) out.push(lumaVideoProvider({ apiKey: env.LUMAAI_API_KEY, baseUrl: env.LUMAAI_BASE_URL, publishImage: opts.publishImage }))
+  if (env.DID_API_KEY) out.push(didAvatarProvider({ apiKey: env.DID_API_KEY, baseUrl: env.DID_BASE_URL }))
+  if (env.HEYGEN_API_KEY) out.push(heygenAvatarProvider({ apiKey: env.HEYGEN_API_KEY, baseUrl: env.HEYGEN_BASE_URL }))
   return out
 }
