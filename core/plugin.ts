@@ -247,6 +247,12 @@ export interface ImageRequest {
   negativePrompt?: string
   steps?: number
   seed?: number
+  /** How closely to follow the prompt (classifier-free guidance, Stability's `cfg_scale`); default the vendor's. */
+  guidance?: number
+  /** A vendor's style preset by its own name (Stability's `cinematic`, `anime`, …): wins over `style`. */
+  preset?: string
+  /** A vendor's own engine id (Stability's `stable-diffusion-xl-1024-v1-0`) in place of the provider's configured one. */
+  engine?: string
 }
 
 /** Image bytes from a provider (any size: the caller fits them to the requested size). */

@@ -21,6 +21,7 @@ import type { TemplateStore } from './templates/store.js'
 import type { RateLimiter } from './accounts/rate-limit.js'
 import type { AiJobs } from './ai/jobs.js'
 import type { AiJobStore } from './ai/store.js'
+import type { GeneratedAssets } from './create/assets.js'
 import type { SourceImporter } from './sources/importer.js'
 import type { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
@@ -60,6 +61,8 @@ export interface Application {
   aiStore: AiJobStore
   /** How renders (and storyboards) run AI tasks as jobs of an account (service/ai/for-render.ts). */
   aiRunner: AiRunner
+  /** Shotstack's Create API: generated assets, made as AI jobs (service/create/). */
+  generatedAssets: GeneratedAssets
   /** Per key and model (or feature: frame previews) requests per minute. */
   limiter: RateLimiter
   /** Account-level integrations (S3 credentials for `output.destinations`). */
@@ -112,6 +115,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     aiJobs: get<AiJobs>(TOKENS.AiJobs),
     aiStore: get<AiJobStore>(TOKENS.AiJobStore),
     aiRunner: get<AiRunner>(TOKENS.AiRunner),
+    generatedAssets: get<GeneratedAssets>(TOKENS.GeneratedAssets),
     limiter: get<RateLimiter>(TOKENS.Limiter),
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
@@ -126,6 +130,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.importer.start()
       await app.transfers.start()
       await app.aiJobs.start()
+      await app.generatedAssets.start()
     },
     stop: async (graceMs) => {
       stopping.abort(new RenderError('E_CANCELLED', 'the server is stopping'))
@@ -134,6 +139,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.importer.stop()
       await app.transfers.stop()
       await app.aiJobs.stop()
+      await app.generatedAssets.stop()
       await app.outbox.stop()
     },
     close: async () => {

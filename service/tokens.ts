@@ -47,4 +47,6 @@ export const TOKENS = {
   ImageGenerator: Symbol('ImageGenerator'),
   /** How renders run other AI tasks (voice-overs, prompted video): as AI jobs of the render's account. */
   AiRunner: Symbol('AiRunner'),
+  /** Shotstack's Create API: generated assets (`GeneratedAssets`, service/create/). */
+  GeneratedAssets: Symbol('GeneratedAssets'),
 } as const

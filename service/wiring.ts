@@ -6,6 +6,7 @@ import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSen
 import { aiForRender } from './ai/for-render.js'
 import { type AiJobDeps, AiJobs } from './ai/jobs.js'
 import { AiJobStore } from './ai/store.js'
+import { GeneratedAssets } from './create/assets.js'
 import { publishToStorage } from './ai/publish.js'
 import { Idempotency } from './accounts/idempotency.js'
 import { KeyStore } from './accounts/keys.js'
@@ -140,6 +141,10 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   c.register(
     TOKENS.AiRunner,
     once((c) => aiForRender(aiDeps(c))),
+  )
+  c.register(
+    TOKENS.GeneratedAssets,
+    once((c) => new GeneratedAssets({ ...aiDeps(c), imageProviders: c.resolve(TOKENS.Providers) })),
   )
   registerRenderer(c, config, o, plugins)
   // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.

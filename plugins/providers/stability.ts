@@ -52,7 +52,7 @@ export function stabilityProvider(opts: StabilityOptions): ProviderPlugin {
         form.set('aspect_ratio', nearestRatio(req))
         form.set('output_format', 'png')
         if (req.seed !== undefined) form.set('seed', String(req.seed))
-        if (req.style === 'artistic') form.set('style_preset', 'digital-art')
+        if (req.preset || req.style === 'artistic') form.set('style_preset', req.preset ?? 'digital-art')
         const res = await providerRequest(
           'stability',
           `${base}/v2beta/stable-image/generate/${service}`,
@@ -63,17 +63,17 @@ export function stabilityProvider(opts: StabilityOptions): ProviderPlugin {
         if (String(res.headers['finish-reason'] ?? '') === 'CONTENT_FILTERED') throw moderated('stability', 'CONTENT_FILTERED')
         return { data: await fitImage(res.body, req, 'stability'), mime: 'image/png', provider: 'stability', upstreamModel: service }
       }
-      const engine = opts.engine ?? 'stable-diffusion-xl-1024-v1-0'
+      const engine = req.engine ?? opts.engine ?? 'stable-diffusion-xl-1024-v1-0'
       const size = nearestAspect(SDXL, req)
       const body = {
         text_prompts: [{ text: req.prompt, weight: 1 }, ...(req.negativePrompt ? [{ text: req.negativePrompt, weight: -1 }] : [])],
         width: size.width,
         height: size.height,
         steps: req.steps ?? 30,
-        cfg_scale: 7,
+        cfg_scale: req.guidance ?? 7,
         samples: 1,
         ...(req.seed !== undefined ? { seed: req.seed } : {}),
-        ...(req.style === 'artistic' ? { style_preset: 'digital-art' } : {}),
+        ...(req.preset ? { style_preset: req.preset } : req.style === 'artistic' ? { style_preset: 'digital-art' } : {}),
       }
       const res = await providerRequest(
         'stability',

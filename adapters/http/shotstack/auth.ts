@@ -19,7 +19,9 @@ export async function shotstackCaller(event: H3Event, keys: KeyStore, env: Shots
   }
   const principal = await keys.verify(presented)
   if (!principal) return shape(403, 'invalid or revoked API key')
-  if (env === 'v1' && principal.sandbox) return shape(403, 'a sandbox key works on the stage environment only: use /edit/stage, /serve/stage, /ingest/stage')
-  if (env === 'stage' && !principal.sandbox) return shape(403, 'a production key works on the v1 environment only: use /edit/v1, /serve/v1, /ingest/v1')
+  if (env === 'v1' && principal.sandbox)
+    return shape(403, 'a sandbox key works on the stage environment only: use /edit/stage, /serve/stage, /ingest/stage, /create/stage')
+  if (env === 'stage' && !principal.sandbox)
+    return shape(403, 'a production key works on the v1 environment only: use /edit/v1, /serve/v1, /ingest/v1, /create/v1')
   return principal
 }

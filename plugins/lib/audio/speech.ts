@@ -42,6 +42,16 @@ const VOICES: Record<string, { gender: 'f' | 'm'; lang: string }> = {
   sage: { gender: 'f', lang: 'en-us' },
   shimmer: { gender: 'f', lang: 'en-us' },
   verse: { gender: 'm', lang: 'en-us' },
+  // ElevenLabs' premade voices that Shotstack's Create API offers, so the sandbox speaks them offline alike.
+  Adam: { gender: 'm', lang: 'en-us' },
+  Antoni: { gender: 'm', lang: 'en-us' },
+  Arnold: { gender: 'm', lang: 'en-us' },
+  Bella: { gender: 'f', lang: 'en-us' },
+  Domi: { gender: 'f', lang: 'en-us' },
+  Elli: { gender: 'f', lang: 'en-us' },
+  Josh: { gender: 'm', lang: 'en-us' },
+  Rachel: { gender: 'f', lang: 'en-us' },
+  Sam: { gender: 'm', lang: 'en-us' },
 }
 
 /** The gender of a known Polly or OpenAI voice name (for vendors that pick a voice of the same kind). */

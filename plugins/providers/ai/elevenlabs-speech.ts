@@ -15,7 +15,7 @@ export interface ElevenLabsSpeechOptions extends HttpOptions {
   model?: string
   /** Public model names it serves (default ElevenLabs' own ids: `eleven_multilingual_v2`, `eleven_flash_v2_5`, …). */
   models?: readonly string[]
-  /** Voice names (Polly's, OpenAI's, your own) → ElevenLabs voice ids. */
+  /** Voice names (Polly's, OpenAI's, your own) → ElevenLabs voice ids, besides the premade ones (`PREMADE_VOICES`). */
   voices?: Record<string, string>
   /** The voice for requests naming none or a name not in `voices` (default George, a premade voice every account has). */
   defaultVoiceId?: string
@@ -25,6 +25,18 @@ export interface ElevenLabsSpeechOptions extends HttpOptions {
 
 // ElevenLabs voice ids are 20 letters and digits; anything else is a name to look up.
 const VOICE_ID = /^[A-Za-z0-9]{20}$/
+/** ElevenLabs' premade voices by name: the ones Shotstack's Create API offers (`voices` adds to and overrides them). */
+export const PREMADE_VOICES: Record<string, string> = {
+  Adam: 'pNInz6obpgDQGcFmaJgB',
+  Antoni: 'ErXwobaYiN019PkySvjV',
+  Arnold: 'VR6AewLTigWG4xSOukaG',
+  Bella: 'EXAVITQu4vr4xnSDxMaL',
+  Domi: 'AZnzlk1XvdvUeBnXmlld',
+  Elli: 'MF3mGyEYCl7XYWbV9V6O',
+  Josh: 'TxGEqnHWrfWFTfGW9XjX',
+  Rachel: '21m00Tcm4TlvDq8ikWAM',
+  Sam: 'yoZ06aMxZJJ28mfd3POQ',
+}
 
 /**
  * `speech` (voiceover) through ElevenLabs' `POST /v1/text-to-speech/{voice_id}/with-timestamps`: base64 audio
@@ -40,8 +52,8 @@ export function elevenlabsSpeechProvider(opts: ElevenLabsSpeechOptions): AiProvi
     task: 'speech',
     models: opts.models ?? ['eleven_multilingual_v2', 'eleven_flash_v2_5', 'eleven_turbo_v2_5', 'eleven_v3'],
     async run(req, { signal, workDir }) {
-      const voiceId =
-        (req.voice && (opts.voices?.[req.voice] ?? (VOICE_ID.test(req.voice) ? req.voice : undefined))) || (opts.defaultVoiceId ?? 'JBFqnCBsd6RMkjVDRZzb')
+      const named = req.voice && (opts.voices?.[req.voice] ?? PREMADE_VOICES[req.voice])
+      const voiceId = (req.voice && (named ?? (VOICE_ID.test(req.voice) ? req.voice : undefined))) || (opts.defaultVoiceId ?? 'JBFqnCBsd6RMkjVDRZzb')
       const format = req.format === 'wav' ? (opts.outputFormats?.wav ?? 'wav_24000') : (opts.outputFormats?.mp3 ?? 'mp3_44100_128')
       const body = {
         text: req.text,

@@ -8,6 +8,8 @@ import { spokenAudio, spokenWords } from './speech-audio.js'
 // request validation FastAPI's `{detail: [{type, loc, msg, input}]}` (422).
 
 export const VOICE_ID = 'JBFqnCBsd6RMkjVDRZzb'
+/** Rachel, one of the premade voices every account has (Shotstack's Create API offers it by name). */
+export const RACHEL_ID = '21m00Tcm4TlvDq8ikWAM'
 const FORMATS: Record<string, ['mp3' | 'wav', number]> = {
   mp3_44100_128: ['mp3', 44100],
   mp3_22050_32: ['mp3', 22050],
@@ -47,7 +49,7 @@ export const elevenAnswers = {
 }
 
 /**
- * A fake ElevenLabs on 127.0.0.1 knowing one voice (`VOICE_ID`). The audio is real speech of `text` (espeak-ng,
+ * A fake ElevenLabs on 127.0.0.1 knowing two voices (`VOICE_ID`, `RACHEL_ID`). The audio is real speech of `text` (espeak-ng,
  * padded); each word's characters share out the word's exact span (see speech-audio.ts), and a space spans the
  * gap to the next word — so words rebuilt from the alignment can be checked against the audio.
  */
@@ -58,7 +60,8 @@ export async function fakeElevenLabs(opts: { apiKey?: string } = {}) {
     const m = /^\/v1\/text-to-speech\/([^/]+)\/with-timestamps$/.exec(url.pathname)
     if (req.method !== 'POST' || !m) return { status: 404, json: { detail: 'Not Found' } }
     if (req.headers['xi-api-key'] !== key) return elevenError(401, 'invalid_api_key', 'Invalid API key')
-    if (decodeURIComponent(m[1]!) !== VOICE_ID) return elevenError(404, 'voice_not_found', `A voice with the voice_id ${m[1]} was not found.`)
+    if (![VOICE_ID, RACHEL_ID].includes(decodeURIComponent(m[1]!)))
+      return elevenError(404, 'voice_not_found', `A voice with the voice_id ${m[1]} was not found.`)
     if (typeof req.json?.text !== 'string')
       return { status: 422, json: { detail: [{ type: 'missing', loc: ['body', 'text'], msg: 'Field required', input: req.json ?? null }] } }
     const format = FORMATS[url.searchParams.get('output_format') ?? 'mp3_44100_128']
