@@ -17,7 +17,7 @@ import { createCaptures } from './render/captures.js'
 import { atCrashSite } from './render/crash-site.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
 import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from './schema/names.js'
-import { validateEdit, type KnownNames, type ValidEdit } from './schema/validate.js'
+import { validateEdit, type KnownNames, type ValidateOptions, type ValidEdit } from './schema/validate.js'
 import type { Edit } from './schema/edit.js'
 
 export interface CompositorOptions {
@@ -134,8 +134,11 @@ export interface RenderResult {
 
 export interface Compositor {
   readonly registry: Registry
-  /** Validates an edit without rendering; throws `E_TIMELINE_INVALID` listing every issue. */
-  validate(edit: unknown): { edit: ValidEdit; warnings: Warning[] }
+  /**
+   * Validates an edit without rendering; throws `E_TIMELINE_INVALID` listing every issue. With `{ template: true }`,
+   * placeholders without a value stand for any value of their field; `open` lists the fields they fill.
+   */
+  validate(edit: unknown, opts?: ValidateOptions): { edit: ValidEdit; warnings: Warning[]; open?: string[] }
   /** Validates and resolves an edit into a plan (fetches assets, compiles shaders). Call `plan.dispose()`. */
   plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown; yAxis?: 'down' | 'up'; cores?: number }): Promise<RenderPlan>
   /** Renders an edit to `opts.out`. */
@@ -162,7 +165,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
 
   const compositor: Compositor = {
     registry,
-    validate: (edit) => validateEdit(edit, known),
+    validate: (edit, opts) => validateEdit(edit, known, opts),
     async plan(input, opts = {}) {
       const { edit, warnings } = validateEdit(input, known)
       return createPlan(edit, warnings, {

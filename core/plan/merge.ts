@@ -1,8 +1,34 @@
 import type { Warning } from '../errors.js'
 import { joinPath } from '../schema/issues.js'
 
-const FIELD = /\{\{\s*([^{}]+?)\s*\}\}/g
+/** `{{ KEY }}` (whitespace ignored, case sensitive): the only placeholder syntax, here and wherever one is looked for. */
+export const FIELD = /\{\{\s*([^{}]+?)\s*\}\}/g
 const WHOLE = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/
+
+/** A placeholder an edit uses and the path of every field it feeds. */
+export interface Placeholder {
+  find: string
+  fields: string[]
+}
+
+/**
+ * Every `{{ KEY }}` in the edit's strings, in order of first appearance, with the fields it feeds. The edit's
+ * own `merge` list is not searched: replacements are spliced in as they are, never merged again.
+ */
+export function placeholdersOf(edit: Record<string, unknown>): Placeholder[] {
+  const found = new Map<string, string[]>()
+  const visit = (node: unknown, path: string): void => {
+    if (typeof node === 'string')
+      for (const [, key] of node.matchAll(FIELD)) {
+        const fields = found.get(key!) ?? found.set(key!, []).get(key!)!
+        if (!fields.includes(path)) fields.push(path)
+      }
+    else if (Array.isArray(node)) node.forEach((item, i) => visit(item, joinPath(path, i)))
+    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) visit(v, joinPath(path, k))
+  }
+  for (const [key, value] of Object.entries(edit)) if (key !== 'merge') visit(value, joinPath('', key))
+  return [...found].map(([find, fields]) => ({ find, fields }))
+}
 
 /**
  * Applies merge fields to every string of the edit (SHOTSTACK.md §1): `{{ KEY }}` (whitespace ignored,

@@ -6,6 +6,7 @@ import { toIssues } from './issues.js'
 import { unknownKeys } from './unknown-keys.js'
 import { knownList } from './closest.js'
 import { show } from './primitives.js'
+import { standIns } from './stand-ins.js'
 
 /** What a name in the edit may refer to: Shotstack's own names plus every registered plugin. */
 export interface KnownNames {
@@ -40,12 +41,22 @@ function deeperThan(root: unknown, max: number): string | undefined {
   return undefined
 }
 
+/** How to read the edit. */
+export interface ValidateOptions {
+  /**
+   * A saved template: each placeholder its `merge` leaves without a value stands for any value of its field
+   * (see stand-ins.ts), everything else is checked in full, and the fields placeholders fill come back as `open`
+   * for the checks beyond the schema (sources, callbacks) to leave to the render, which merges every value.
+   */
+  template?: boolean
+}
+
 /**
  * Validates a Shotstack edit: applies `merge` first, checks the structure, each asset against the schema
  * of its `type`, and every transition/effect/filter name. Returns the typed edit and warnings (unknown
  * keys, unresolved merge fields), or throws one `E_TIMELINE_INVALID` listing every issue with its path.
  */
-export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEdit; warnings: Warning[] } {
+export function validateEdit(input: unknown, known: KnownNames, opts: ValidateOptions = {}): { edit: ValidEdit; warnings: Warning[]; open: string[] } {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     throw invalidTimeline([{ path: '', message: `the edit must be a JSON object, got ${show(input)}` }])
   }
@@ -59,7 +70,8 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
   if (!merge.success) throw invalidTimeline(toIssues(merge.issues, 'merge'))
   const { merge: _merge, ...rest } = raw
   const merged = applyMerge(rest, merge.output)
-  const candidate = { ...merged.value, ...(merge.output ? { merge: merge.output } : {}) }
+  const { value, open } = opts.template ? standIns(merged.value, known) : { value: merged.value, open: [] }
+  const candidate = { ...value, ...(merge.output ? { merge: merge.output } : {}) }
 
   // 2. Structure (assets are loose here; their own schemas come next).
   const parsed = v.safeParse(EditSchema, candidate)
@@ -69,7 +81,7 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
   const assets = new Map<string, ParsedAsset>()
   forEachClip(candidate, (clip, path) => {
     checkAsset(clip.asset, `${path}.asset`, known, issues, assets)
-    checkNames(clip, path, known, issues)
+    checkNames(clip, path, known, issues, open)
   })
 
   if (issues.length) throw invalidTimeline(issues)
@@ -77,7 +89,8 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
   edit.timeline.tracks.forEach((track, t) => track.clips.forEach((clip, c) => (clip.asset = assets.get(clipPath(t, c))!)))
 
   // 4. Warnings: merge fields without a value, keys nobody reads, offsets past the seed's range.
-  const warnings: Warning[] = [...merged.warnings, ...unknownKeys(EditSchema, candidate, '', (p) => /\.clips\[\d+\]\.asset$/.test(p))]
+  // A template's placeholders are left without values on purpose; a render's are worth a warning.
+  const warnings: Warning[] = [...(opts.template ? [] : merged.warnings), ...unknownKeys(EditSchema, candidate, '', (p) => /\.clips\[\d+\]\.asset$/.test(p))]
   forEachClip(candidate, (clip, path) => {
     const schema = known.assetSchema(String((clip.asset as { type?: unknown })?.type))
     if (schema) warnings.push(...unknownKeys(schema, clip.asset, `${path}.asset`))
@@ -87,7 +100,7 @@ export function validateEdit(input: unknown, known: KnownNames): { edit: ValidEd
         warnings.push({ path: `${path}.offset.${axis}`, message: `${o} is outside -1..1; the clip is placed partly or wholly off-frame` })
     }
   })
-  return { edit, warnings: capped(warnings, 'warnings') }
+  return { edit, warnings: capped(warnings, 'warnings'), open }
 }
 
 const clipPath = (t: number, c: number) => `timeline.tracks[${t}].clips[${c}]`
@@ -118,9 +131,9 @@ function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Iss
   else issues.push(...toIssues(result.issues, path))
 }
 
-function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Issue[]) {
+function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Issue[], open: readonly string[]) {
   const check = (value: unknown, at: string, names: () => string[], what: string) => {
-    if (typeof value !== 'string') return
+    if (typeof value !== 'string' || open.includes(at)) return
     const all = names()
     if (!all.includes(value)) issues.push({ path: at, message: `unknown ${what} ${show(value)}; ${knownList(value, all)}` })
   }

@@ -71,11 +71,12 @@ export function destinationsOf(request: unknown): Destination[] {
 /**
  * The submission check: every destination well formed, s3 endpoints outside private networks (unless the
  * operator allows them) and — when `hasS3` is given — the account's S3 credentials set, else a 400 naming
- * `output.destinations[i]` (or `<at>[i]`). Providers reelforge cannot send to are accepted with a warning.
+ * `output.destinations[i]` (or `<at>[i]`). Providers reelforge cannot send to are accepted with a warning. An
+ * endpoint that `given` says is not there yet (a template's placeholder fills it) is judged when a render merges it.
  */
 export async function checkDestinations(
   raw: readonly unknown[] | undefined,
-  opts: { network: NetworkPolicy; hasS3?: () => Promise<boolean>; at?: string },
+  opts: { network: NetworkPolicy; hasS3?: () => Promise<boolean>; at?: string; given?: (path: string) => boolean },
 ): Promise<Warning[]> {
   const pathOfItem = (i: number) => pathOf(i, opts.at)
   const issues: Issue[] = []
@@ -88,7 +89,7 @@ export async function checkDestinations(
       warnings.push({ path: `${pathOfItem(i)}.provider`, message: `reelforge cannot send to "${d.provider}": this destination will be reported failed` })
     } else if (d.provider === 's3') {
       const { endpoint } = (d as { options: S3Options }).options
-      const refused = endpoint && (await checkUrl(endpoint, opts.network))
+      const refused = endpoint && opts.given?.(`${pathOfItem(i)}.options.endpoint`) !== false && (await checkUrl(endpoint, opts.network))
       if (refused) issues.push({ path: `${pathOfItem(i)}.options.endpoint`, message: refused })
       if (opts.hasS3 && !(s3 ??= await opts.hasS3()))
         issues.push({ path: pathOfItem(i), message: "an s3 destination needs the account's S3 credentials: set them with PUT /v1/integrations/s3" })

@@ -1,4 +1,4 @@
-import type { AiRunner, Compositor, Edit, ImageGenerator, RenderOptions, RenderResult } from '../../core/index.js'
+import type { AiRunner, Compositor, Edit, ImageGenerator, RenderOptions, RenderResult, ValidateOptions } from '../../core/index.js'
 import type { ChildConfig } from './protocol.js'
 import { RenderProcess, type ProcessLimits } from './render-process.js'
 
@@ -28,8 +28,8 @@ export class IsolatedRenderer implements Compositor {
   get registry() {
     return this.local.registry
   }
-  validate(edit: unknown) {
-    return this.local.validate(edit)
+  validate(edit: unknown, opts?: ValidateOptions) {
+    return this.local.validate(edit, opts)
   }
   plan(edit: Edit, opts?: Parameters<Compositor['plan']>[1]) {
     return this.local.plan(edit, opts)

@@ -44,9 +44,15 @@ export function ownFileKey(src: string, baseUrl: string): string | undefined {
  * Checks every source of an edit submitted over the API: `http(s)` through the SSRF guard, this service's
  * own files, `alias://`, and local paths only inside the operator's allowed directories. Throws one
  * `E_TIMELINE_INVALID` listing each refused source by its path (merge values were applied before, so a
- * path arriving through `merge` is judged too). `rename` maps edit paths to the request's own (stitch).
+ * path arriving through `merge` is judged too). `rename` maps edit paths to the request's own (stitch); a
+ * source `given` says is not there yet (a template's `{{ URL }}`) is left to the render that merges it.
  */
-export async function checkSources(edit: ValidEdit, policy: SourcePolicy, rename: (path: string) => string = (p) => p): Promise<void> {
+export async function checkSources(
+  edit: ValidEdit,
+  policy: SourcePolicy,
+  rename: (path: string) => string = (p) => p,
+  given: (path: string) => boolean = () => true,
+): Promise<void> {
   const judged = new Map<string, Promise<string | undefined>>()
   const judge = (src: string): Promise<string | undefined> => {
     if (src.startsWith('alias://') || ownFileKey(src, policy.baseUrl)) return Promise.resolve(undefined)
@@ -54,7 +60,7 @@ export async function checkSources(edit: ValidEdit, policy: SourcePolicy, rename
     if (/^https?:\/\//i.test(src)) return checkUrl(src, policy.network)
     return Promise.resolve(SCHEMES)
   }
-  const sources = sourcesOf(edit)
+  const sources = sourcesOf(edit).filter(({ path }) => given(path))
   const verdicts = await Promise.all(sources.map(({ src }) => judged.get(src) ?? (judged.set(src, judge(src)), judged.get(src)!)))
   const issues: Issue[] = sources.flatMap(({ path }, i) => (verdicts[i] ? [{ path: rename(path), message: verdicts[i]! }] : []))
   if (issues.length) throw invalidTimeline(issues)

@@ -1,4 +1,4 @@
-import { outputSize, RenderError, type Compositor, type Issue, type ValidEdit, type Warning } from '../../core/index.js'
+import { outputSize, RenderError, type Compositor, type Issue, type ValidateOptions, type ValidEdit, type Warning } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import type { Billing } from '../billing/billing.js'
 import type { ServiceConfig } from '../config.js'
@@ -33,24 +33,29 @@ interface Checked {
   callback: string | null
 }
 
+/** `template`: the body is a template saved for later renders (see `ValidateOptions`). */
+export type CheckOptions = ValidateOptions
+
 /**
  * The checks before anything is stored, in the order clients meet their errors: the stitch body (turned
  * into the edit it means), the size of its merge, the edit, how much input it carries, the service limits (sandbox keys have shorter ones), the sources — a
  * stitch's named by its `clips[i]`, as the client wrote them — the callback URL and `output.destinations`.
  */
-export async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown): Promise<Checked> {
+export async function check(d: SubmitDeps, principal: Principal, kind: JobKind, body: unknown, opts: CheckOptions = {}): Promise<Checked> {
   const request = kind === 'stitch' ? parseBody(StitchSchema, body) : body
   if (kind !== 'stitch') checkMergeBounds(body, d.config.limits)
-  const { edit, warnings } = d.renderer.validate(kind === 'stitch' ? stitchToEdit(request as StitchRequest) : body)
+  const { edit, warnings, open = [] } = d.renderer.validate(kind === 'stitch' ? stitchToEdit(request as StitchRequest) : body, opts)
+  // A template's placeholders fill these fields at render, where they are judged with their values.
+  const given = (path: string) => !open.includes(path)
   checkInputBounds(edit, d.config.limits)
   checkLimits(edit, d.config.limits, principal.sandbox)
-  await checkSources(edit, sourcePolicy(d.config), kind === 'stitch' ? stitchPath : undefined)
+  await checkSources(edit, sourcePolicy(d.config), kind === 'stitch' ? stitchPath : undefined, given)
   const callback = (kind === 'stitch' ? (request as StitchRequest).callback : edit.callback) ?? null
   // Here, not only in submitJob: validate must refuse the callback a submission would (it said valid: true).
-  await checkCallbackUrl('callback', callback, d.config.network)
+  if (given('callback')) await checkCallbackUrl('callback', callback, d.config.network)
   const integrations = d.integrations
   const hasS3 = integrations && (() => integrations.hasS3(principal.accountId))
-  warnings.push(...(await checkDestinations(edit.output.destinations, { network: d.config.network, hasS3 })))
+  warnings.push(...(await checkDestinations(edit.output.destinations, { network: d.config.network, hasS3, given })))
   return { request, edit, warnings, callback }
 }
 
@@ -91,9 +96,14 @@ export async function submitJob(
  * The checks of a render submission without the submission (nothing stored, nothing charged). Issues are
  * the verdict here, not an error; anything without issues (a 415, a crash) still throws.
  */
-export async function dryRun(d: SubmitDeps, principal: Principal, body: unknown): Promise<{ valid: boolean; issues: Issue[]; warnings: Warning[] }> {
+export async function dryRun(
+  d: SubmitDeps,
+  principal: Principal,
+  body: unknown,
+  opts: CheckOptions = {},
+): Promise<{ valid: boolean; issues: Issue[]; warnings: Warning[] }> {
   try {
-    const { warnings } = await check(d, principal, 'render', body)
+    const { warnings } = await check(d, principal, 'render', body, opts)
     return { valid: true, issues: [], warnings }
   } catch (e) {
     const issues = (e instanceof RenderError || e instanceof ServiceError) && (e.data?.issues as Issue[] | undefined)

@@ -64,7 +64,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
     return {
       renderer: {
         registry: r.registry,
-        validate: (e) => r.validate(e),
+        validate: (e, v) => r.validate(e, v),
         plan: (e, p) => r.plan(e, p),
         render: (edit, ro) => renderSegmented(r, edit, { ...ro, segments: task.segments, pieces: remote }),
       },

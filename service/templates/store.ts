@@ -1,4 +1,4 @@
-import type { Compositor } from '../../core/index.js'
+import { placeholdersOf, type Compositor, type Placeholder } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import type { Billing } from '../billing/billing.js'
 import type { ServiceConfig } from '../config.js'
@@ -12,14 +12,14 @@ import type { JobStore } from '../jobs/store.js'
 import type { JobQueue } from '../queue/queue.js'
 import { TOKENS } from '../tokens.js'
 import { describeIssues, parseBody } from '../validate.js'
-import { mergeFields, TemplateInputSchema, TemplateUpdateSchema, type TemplateInput, type TemplateUpdate } from './schema.js'
+import { TemplateInputSchema, TemplateUpdateSchema, type TemplateInput, type TemplateUpdate } from './schema.js'
 
-/** A saved template. `mergeFields` are the `{{ KEY }}` placeholders it uses (see `mergeFields`). */
+/** A saved template. `mergeFields`: the `{{ KEY }}` placeholders it uses and the fields each feeds (`placeholdersOf`). */
 export interface Template {
   id: string
   name: string
   template: Record<string, unknown>
-  mergeFields: string[]
+  mergeFields: Placeholder[]
   sandbox: boolean
   createdAt: string
   updatedAt: string
@@ -34,8 +34,9 @@ const notFound = (id: string) => new ServiceError('E_NOT_FOUND', `no template ${
  * Saved templates, per account and per environment: a sandbox key sees and makes sandbox templates only, a
  * live key live ones (Shotstack's stage and v1 are separate), and anything else reads as missing (404), so
  * ids reveal nothing. Every saved template passed the validation a render of it would meet (`dryRun`: the
- * edit with its own merge defaults, the caller's limits, sources and callback), so a bad one is refused on
- * save with its paths under `template.` rather than on every render.
+ * edit with its own merge defaults, the caller's limits, sources and callback), a placeholder without a
+ * default standing for any value of its field, so a bad one is refused on save with its paths under
+ * `template.` rather than on every render.
  */
 @injectable()
 export class TemplateStore {
@@ -59,7 +60,7 @@ export class TemplateStore {
     const { name, template } = parseBody(TemplateInputSchema, input)
     await this.check(principal, template)
     const now = nowIso()
-    const saved: Template = { id: uuidv7(), name, template, mergeFields: mergeFields(template), sandbox: principal.sandbox, createdAt: now, updatedAt: now }
+    const saved: Template = { id: uuidv7(), name, template, mergeFields: placeholdersOf(template), sandbox: principal.sandbox, createdAt: now, updatedAt: now }
     await this.db.run('INSERT INTO templates (id, account_id, sandbox, name, template, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       saved.id,
       principal.accountId,
@@ -87,7 +88,7 @@ export class TemplateStore {
       id: row.id,
       name: row.name,
       template,
-      mergeFields: mergeFields(template),
+      mergeFields: placeholdersOf(template),
       sandbox: !!row.sandbox,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -109,7 +110,7 @@ export class TemplateStore {
     const current = await this.get(principal, id)
     if (change.template) await this.check(principal, change.template)
     const template = change.template ?? current.template
-    const next: Template = { ...current, name: change.name ?? current.name, template, mergeFields: mergeFields(template), updatedAt: nowIso() }
+    const next: Template = { ...current, name: change.name ?? current.name, template, mergeFields: placeholdersOf(template), updatedAt: nowIso() }
     await this.db.run('UPDATE templates SET name = ?, template = ?, updated_at = ? WHERE id = ? AND account_id = ? AND sandbox = ?', [
       next.name,
       JSON.stringify(next.template),
@@ -131,7 +132,7 @@ export class TemplateStore {
 
   /** The render checks of `template` for this caller: a 400 with every issue's path under `template`. */
   private async check(principal: Principal, template: Record<string, unknown>): Promise<void> {
-    const verdict = await dryRun(this.submit, principal, template)
+    const verdict = await dryRun(this.submit, principal, template, { template: true })
     if (verdict.valid) return
     const issues = verdict.issues.map((i) => ({ ...i, path: i.path ? `template.${i.path}` : 'template' }))
     throw new ServiceError('E_VALIDATION', `invalid template: ${describeIssues(issues)}`, { issues })

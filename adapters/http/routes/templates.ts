@@ -18,7 +18,11 @@ export type TemplateRouteDeps = Pick<Application, 'config' | 'jobs' | 'queue' | 
 // need only be an object: the edit is checked by the render validation, with its merge defaults applied.
 const Name = v.pipe(v.string(), v.minLength(1), v.maxLength(200))
 const SummarySchema = v.object({ id: v.pipe(v.string(), v.uuid()), name: v.string(), created_at: v.string(), updated_at: v.string() })
-const TemplateSchema = v.object({ ...SummarySchema.entries, template: EditSchema, merge_fields: v.array(v.string()) })
+const MergeFieldUse = v.object({
+  find: v.pipe(v.string(), v.description('the placeholder `{{ find }}`, as `merge[].find` names it')),
+  fields: v.pipe(v.array(v.string()), v.description('the path of every field it feeds, e.g. timeline.tracks[0].clips[0].length')),
+})
+const TemplateSchema = v.object({ ...SummarySchema.entries, template: EditSchema, merge_fields: v.array(MergeFieldUse) })
 named('TemplateSummary', SummarySchema)
 named('Template', TemplateSchema)
 const CreateBody = v.strictObject({ name: Name, template: EditSchema })
@@ -44,7 +48,7 @@ export function templateRoutes(d: TemplateRouteDeps) {
       auth: 'key',
       summary: 'Save a template: a name and a Shotstack edit',
       description:
-        'The edit is validated as a render of it would be (its own `merge` values applied first); every issue is reported with its path under `template`.',
+        'The edit is validated as a render of it would be (its own `merge` values applied first); a placeholder without a value stands for any value of its field (numbers, enums, booleans, colours, `src`), and every other issue is reported with its path under `template`.',
       body: CreateBody,
       responses: { 201: { description: 'saved', schema: TemplateSchema }, ...errors(400, 413, 415) },
       handler: async (event, principal) => {
@@ -65,7 +69,7 @@ export function templateRoutes(d: TemplateRouteDeps) {
       method: 'get',
       path: '/v1/templates/:id',
       auth: 'key',
-      summary: 'A template, with the merge fields (`{{ KEY }}`) it uses',
+      summary: 'A template, with the merge fields (`{{ KEY }}`) it uses and the fields each feeds',
       responses: { 200: { description: 'the template', schema: TemplateSchema }, ...errors(404) },
       handler: async (event, principal) => shown(await d.templates.get(principal, id(event))),
     },
@@ -95,7 +99,7 @@ export function templateRoutes(d: TemplateRouteDeps) {
       auth: 'key',
       summary: 'Queue a render of a template',
       description:
-        "`merge` values replace the template's own by `find`; `output` fields replace its output's; `callback` is the job's. The result is submitted as `POST /v1/render` would be: same checks, charge, job and answer.",
+        "`merge` values replace the template's own by `find`; `output` fields replace its output's; `callback` is the job's. Every placeholder needs a value (the caller's or the template's own): a missing one is a 400 naming it and the fields it feeds. The result is submitted as `POST /v1/render` would be: same checks, charge, job and answer.",
       body: RenderBody,
       responses: { 201: { description: 'queued', schema: QueuedSchema }, ...errors(400, 402, 404, 413, 415, 422) },
       handler: async (event, principal) => {

@@ -32,7 +32,10 @@ crud('create → read → list → update → delete, with merge fields listed o
   assert.equal(made.template, template())
   const got = await svc.call('GET', `/v1/templates/${made.id}`)
   assert.is(got.status, 200)
-  assert.equal(got.body.merge_fields, ['NAME', 'LENGTH'])
+  assert.equal(got.body.merge_fields, [
+    { find: 'NAME', fields: ['timeline.tracks[0].clips[0].asset.text'] },
+    { find: 'LENGTH', fields: ['timeline.tracks[0].clips[0].length'] },
+  ])
   assert.equal(got.body.template, template())
   const list = (await svc.call('GET', '/v1/templates')).body.templates
   const listed = list.find((t: any) => t.id === made.id)
@@ -45,7 +48,10 @@ crud('create → read → list → update → delete, with merge fields listed o
   const edited = template()
   edited.timeline.tracks[0]!.clips[0]!.asset.text = '{{ GREETING }}'
   const changed = await svc.call('PUT', `/v1/templates/${made.id}`, { body: { template: edited } })
-  assert.equal(changed.body.merge_fields, ['GREETING', 'LENGTH'])
+  assert.equal(
+    changed.body.merge_fields.map((f: { find: string }) => f.find),
+    ['GREETING', 'LENGTH'],
+  )
   assert.equal((await svc.call('GET', `/v1/templates/${made.id}`)).body.template, edited)
 
   assert.is((await svc.call('DELETE', `/v1/templates/${made.id}`)).status, 200)
