@@ -7,7 +7,7 @@ import Shotstack from 'shotstack-sdk'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { decodeFrames, isRed, locate } from '../helpers/frames.js'
-import { solidPng, tempDir } from '../helpers/media.js'
+import { indexedVideo, solidPng, tempDir } from '../helpers/media.js'
 import { startPythonServer } from '../helpers/python-http.js'
 import { startS3 } from '../helpers/s3.js'
 import { createKey, freePort, root, serve, stop, tsx } from '../helpers/serve-child.js'
@@ -17,6 +17,7 @@ import { createKey, freePort, root, serve, stop, tsx } from '../helpers/serve-ch
 const data = tempDir('reelforge-shotstack-')
 const media = tempDir('reelforge-shotstack-media-')
 await solidPng(join(media, 'red.png'), 64, 64, '#ff0000')
+await indexedVideo(join(media, 'bars.mp4'), { fps: 25, seconds: 3 })
 const host = await startPythonServer(media)
 // The customer's own bucket: s3rver on loopback (the operator's REELFORGE_ALLOW_NETWORKS lets the copy reach it).
 const BUCKET = 'customer-bucket'
@@ -48,9 +49,10 @@ function redSquareEdit(y = 0.25) {
 
 const raw = async (path: string) => (await fetch(`${base}${path}`, { headers: { 'x-api-key': live } })).json() as Promise<any>
 
-async function waitDone(id: string) {
+const waitDone = (id: string) => waitDoneOn(edit, id)
+async function waitDoneOn(api: typeof edit, id: string) {
   for (const until = Date.now() + 90_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
-    const res = await edit.getRender(id, { data: false })
+    const res = await api.getRender(id, { data: false })
     assert.ok(res.success)
     if (res.response.status === 'done' || res.response.status === 'failed') return res.response
   }
@@ -120,6 +122,50 @@ test('the SDK saves a template, renders it with merge and reads the merged edit 
   const gone = await edit.getTemplate(id).catch((e: any) => e)
   assert.is(gone.status, 404)
   assert.is(gone.response.body.success, false)
+})
+
+test('templates with placeholders in length, trim and src, no merge values: saved, listed, rendered on stage and v1', async () => {
+  const url = `${host.url}/bars.mp4`
+  for (const [path, key] of [
+    ['/edit/stage', sandbox],
+    ['/edit/v1', live],
+  ] as const) {
+    const api = new Shotstack.EditApi(clientFor(path, key))
+    // Shotstack's Templates guide: the src, trim and length come with each render.
+    const video = new Shotstack.VideoAsset().setSrc('{{ URL }}').setTrim('{{ TRIM }}')
+    const out = new Shotstack.Output('mp4')
+    out.setResolution('preview')
+    const body = new Shotstack.Edit(new Shotstack.Timeline([new Shotstack.Track([new Shotstack.Clip(video, 0, '{{ DURATION }}')])]), out)
+    const created = await api.postTemplate(new Shotstack.Template().setName('guide').setTemplate(body))
+    assert.is(created.success, true, path)
+    const id = created.response.id
+    assert.ok(
+      (await api.getTemplates()).response.templates.some((t: any) => t.id === id && t.name === 'guide'),
+      `${path}: listed`,
+    )
+
+    const render = (merge: [string, unknown][]) =>
+      api.postTemplateRender(
+        new Shotstack.TemplateRender().setId(id).setMerge(merge.map(([find, replace]) => new Shotstack.MergeField().setFind(find).setReplace(replace))),
+      )
+    const missing = await render([
+      ['URL', url],
+      ['TRIM', 1],
+    ]).catch((e: any) => e)
+    assert.is(missing.status, 400, path)
+    assert.equal([missing.response.body.success, missing.response.body.message], [false, 'Bad Request'])
+    assert.match(missing.response.body.response, '{{ DURATION }} has no value in merge; it feeds timeline.tracks[0].clips[0].length')
+
+    const queued = await render([
+      ['URL', url],
+      ['TRIM', 1],
+      ['DURATION', 1.5],
+    ])
+    assert.is(queued.success, true)
+    const done = await waitDoneOn(api, queued.response.id)
+    assert.is(done.status, 'done', `${path}: ${done.error}`)
+    assert.ok(Math.abs(done.duration - 1.5) < 0.05, `${path}: merged length 1.5 s, got ${done.duration}`)
+  }
 })
 
 test('the SDK probes a loopback URL through the SSRF guard the operator opened and reads response.metadata', async () => {
