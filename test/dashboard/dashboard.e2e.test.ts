@@ -354,7 +354,7 @@ test('templates: save one from the playground, render it with a new merge value,
   await page.getByText('Template Promo saved').waitFor()
   const saved = await ctx.svc.call('GET', `/v1/templates/${id}`)
   assert.equal(saved.body.template, changed, 'the edited timeline is the template now')
-  assert.equal(saved.body.merge_fields, ['TITLE'])
+  assert.equal(saved.body.merge_fields, [{ find: 'TITLE', fields: ['timeline.tracks[0].clips[0].asset.text'] }])
   await shot(page, 'playground-template')
   await page.getByRole('button', { name: 'Stop editing' }).click()
   assert.is(await page.getByText('Editing template').count(), 0)
@@ -373,6 +373,52 @@ test('templates: save one from the playground, render it with a new merge value,
   await page.getByText('No templates yet.').waitFor()
   assert.ok(page.url().endsWith('#/templates'))
   assert.is((await ctx.svc.call('GET', `/v1/templates/${id}`)).status, 404)
+
+  // A template saved without values, as Shotstack's Templates guide saves one: its page lists each placeholder with
+  // the fields it feeds; a render missing one is refused naming them; with every value it renders.
+  const guide = {
+    timeline: {
+      background: '{{ BACKGROUND }}',
+      tracks: [
+        {
+          clips: [
+            { asset: { type: 'title', text: '{{ TITLE }}' }, start: 0, length: '{{ LENGTH }}' },
+            { asset: { type: 'title', text: 'the end' }, start: '{{ LENGTH }}', length: 0.5 },
+          ],
+        },
+      ],
+    },
+    output: { format: 'mp4', resolution: 'preview' },
+  }
+  const made = await ctx.svc.call('POST', '/v1/templates', { body: { name: 'Guide', template: guide } })
+  assert.is(made.status, 201, JSON.stringify(made.body))
+  await page.goto(`${ctx.http.url}/dashboard#/templates/${made.body.id}`)
+  await page.getByRole('heading', { level: 1, name: 'Guide' }).waitFor()
+  const feeds = async (label: string) => {
+    const described = await page.getByLabel(label, { exact: true }).getAttribute('aria-describedby')
+    return page.locator(`[id="${described}"] code`).allTextContents()
+  }
+  assert.equal(await feeds('BACKGROUND'), ['timeline.background'])
+  assert.equal(await feeds('TITLE'), ['timeline.tracks[0].clips[0].asset.text'])
+  assert.equal(await feeds('LENGTH'), ['timeline.tracks[0].clips[0].length', 'timeline.tracks[0].clips[1].start'])
+  assert.is(await page.getByLabel('LENGTH', { exact: true }).inputValue(), '', 'no saved value to prefill')
+  assert.equal(await unlabelledControls(page), [])
+  await page.getByLabel('TITLE', { exact: true }).fill('Hello guide')
+  await page.getByLabel('BACKGROUND', { exact: true }).fill('#203040')
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const refusal = page.getByRole('alert').getByRole('listitem')
+  await refusal.first().waitFor()
+  assert.equal(await refusal.allTextContents(), [
+    'merge {{ LENGTH }} has no value in merge; it feeds timeline.tracks[0].clips[0].length and timeline.tracks[0].clips[1].start',
+  ])
+  await shot(page, 'template-placeholders')
+  await page.getByLabel('LENGTH', { exact: true }).fill('1')
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const guided = page.locator('.render-detail[data-status="COMPLETE"]')
+  await guided.waitFor({ timeout: 120_000 })
+  const guideJob = await ctx.svc.call('GET', `/v1/render/${await guided.getAttribute('data-render')}`)
+  assert.ok(Math.abs(guideJob.body.duration - 1.5) < 0.05, `LENGTH 1 + the 0.5 s end card, got ${guideJob.body.duration}`)
+  await ctx.svc.call('DELETE', `/v1/templates/${made.body.id}`)
   await page.close()
 })
 

@@ -118,8 +118,8 @@ export interface TemplateSummary {
 }
 export interface Template extends TemplateSummary {
   template: Record<string, unknown>
-  /** Every `{{ KEY }}` its strings use. */
-  merge_fields: string[]
+  /** Every `{{ KEY }}` its strings use, with the path of each field it feeds. */
+  merge_fields: { find: string; fields: string[] }[]
 }
 
 /** A render's status; `data` (the submitted edit) with `?data=true`. */

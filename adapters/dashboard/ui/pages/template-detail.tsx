@@ -25,7 +25,7 @@ function typed(input: string, fallback: unknown): unknown {
   }
 }
 
-/** One template: its merge fields as a form that renders it, Edit in playground, Delete. */
+/** One template: its merge fields (each with the fields it feeds) as a form that renders it, Edit in playground, Delete. */
 export function TemplateDetail({ id }: { id: string }) {
   const { data: t, error } = usePoll(
     () => api<Template>('GET', `/v1/templates/${id}`),
@@ -85,15 +85,21 @@ function TemplateActions({ t }: { t: Template }) {
   )
 }
 
+/**
+ * A field left empty that has no saved value is not sent: the server then names the placeholder and the fields
+ * it feeds, which says more than the "" it would otherwise have to refuse in one of them.
+ */
 function RenderForm({ t }: { t: Template }) {
   const defaults = mergeDefaults(t)
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(t.merge_fields.map((f) => [f, shown(defaults.get(f))])))
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(t.merge_fields.map(({ find }) => [find, shown(defaults.get(find))])))
   const { busy, error, run } = useAction()
   const [jobId, setJobId] = useState<string>()
   const render = (e: Event) => {
     e.preventDefault()
     run(async () => {
-      const merge = t.merge_fields.map((find) => ({ find, replace: typed(values[find] ?? '', defaults.get(find)) }))
+      const merge = t.merge_fields
+        .filter(({ find }) => (values[find] ?? '') !== '' || defaults.has(find))
+        .map(({ find }) => ({ find, replace: typed(values[find] ?? '', defaults.get(find)) }))
       setJobId((await api<{ jobId: string }>('POST', `/v1/templates/${t.id}/render`, { merge })).jobId)
     })
   }
@@ -102,17 +108,27 @@ function RenderForm({ t }: { t: Template }) {
       <form class="stack card" onSubmit={render} aria-labelledby="merge-title">
         <h2 id="merge-title">Render with merge fields</h2>
         {t.merge_fields.length === 0 && <p>This template uses no {'{{ KEY }}'} merge fields: it renders as saved.</p>}
-        {t.merge_fields.map((f, i) => (
+        {t.merge_fields.map(({ find, fields }, i) => (
           <>
-            <label for={`merge-${i}`}>{f}</label>
+            <label for={`merge-${i}`}>{find}</label>
             <input
               id={`merge-${i}`}
-              value={values[f] ?? ''}
+              value={values[find] ?? ''}
+              placeholder={defaults.has(find) ? undefined : 'no saved value: give one'}
+              aria-describedby={`merge-${i}-feeds`}
               onInput={(e) => {
                 const value = e.currentTarget.value
-                setValues((v) => ({ ...v, [f]: value }))
+                setValues((v) => ({ ...v, [find]: value }))
               }}
             />
+            <p class="muted feeds" id={`merge-${i}-feeds`}>
+              feeds{' '}
+              <span class="fields">
+                {fields.map((path) => (
+                  <code>{path}</code>
+                ))}
+              </span>
+            </p>
           </>
         ))}
         <div class="toolbar">

@@ -53,7 +53,7 @@ function TemplateList() {
                   {t.merge_fields.length ? (
                     <span class="fields">
                       {t.merge_fields.map((f) => (
-                        <code>{f}</code>
+                        <code>{f.find}</code>
                       ))}
                     </span>
                   ) : (
