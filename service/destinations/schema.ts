@@ -71,8 +71,8 @@ export function destinationsOf(request: unknown): Destination[] {
 /**
  * The submission check: every destination well formed, s3 endpoints outside private networks (unless the
  * operator allows them) and — when `hasS3` is given — the account's S3 credentials set, else a 400 naming
- * `output.destinations[i]` (or `<at>[i]`). Providers reelforge cannot send to are accepted with a warning. An
- * endpoint that `given` says is not there yet (a template's placeholder fills it) is judged when a render merges it.
+ * `output.destinations[i]` (or `<at>[i]`). Providers reelforge cannot send to are accepted with a warning. A field
+ * that `given` says is not there yet (a template's placeholder fills it) is judged when a render merges it.
  */
 export async function checkDestinations(
   raw: readonly unknown[] | undefined,
@@ -89,15 +89,16 @@ export async function checkDestinations(
       warnings.push({ path: `${pathOfItem(i)}.provider`, message: `reelforge cannot send to "${d.provider}": this destination will be reported failed` })
     } else if (d.provider === 's3') {
       const { endpoint } = (d as { options: S3Options }).options
-      const refused = endpoint && opts.given?.(`${pathOfItem(i)}.options.endpoint`) !== false && (await checkUrl(endpoint, opts.network))
+      const refused = endpoint && (await checkUrl(endpoint, opts.network))
       if (refused) issues.push({ path: `${pathOfItem(i)}.options.endpoint`, message: refused })
       if (opts.hasS3 && !(s3 ??= await opts.hasS3()))
         issues.push({ path: pathOfItem(i), message: "an s3 destination needs the account's S3 credentials: set them with PUT /v1/integrations/s3" })
     }
   }
-  if (issues.length)
-    throw new ServiceError('E_VALIDATION', `invalid request (${issues.length} destination issue${issues.length === 1 ? '' : 's'}): ${describeIssues(issues)}`, {
-      issues,
+  const real = issues.filter((x) => opts.given?.(x.path) !== false)
+  if (real.length)
+    throw new ServiceError('E_VALIDATION', `invalid request (${real.length} destination issue${real.length === 1 ? '' : 's'}): ${describeIssues(real)}`, {
+      issues: real,
     })
   return warnings
 }

@@ -93,6 +93,23 @@ saving('a real error beside placeholders is still a 400 naming that field, and o
   const shapeless = { ...template(), timeline: { tracks: '{{ TRACKS }}' } }
   assert.equal(paths(await save(svc.live, shapeless)), ['template.timeline.tracks'])
 })
+saving('a callback and a destination endpoint given by placeholders are judged when a render merges them', async () => {
+  const output = { ...template().output, destinations: [{ provider: 's3', options: { bucket: '{{ BUCKET }}', endpoint: '{{ ENDPOINT }}' } }] }
+  const made = await save(svc.live, { ...template(), callback: '{{ HOOK }}', output })
+  assert.is(made.status, 201, JSON.stringify(made.body))
+  const merge = [
+    ...values(),
+    { find: 'HOOK', replace: 'http://10.0.0.1/hook' },
+    { find: 'BUCKET', replace: 'renders' },
+    { find: 'ENDPOINT', replace: 'http://10.0.0.2' },
+  ]
+  const refused = await svc.call('POST', `/v1/templates/${made.body.id}/render`, { body: { merge } })
+  assert.is(refused.status, 400)
+  assert.equal(paths(refused), ['callback'], 'the merged private address is refused as in any render')
+  const hooked = merge.map((f) => (f.find === 'HOOK' ? { find: 'HOOK', replace: 'http://127.0.0.1:9/hook' } : f))
+  const endpoint = await svc.call('POST', `/v1/templates/${made.body.id}/render`, { body: { merge: hooked } })
+  assert.ok(paths(endpoint).includes('output.destinations[0].options.endpoint'), JSON.stringify(endpoint.body))
+})
 saving.run()
 
 const rendering = suite('rendering it')
