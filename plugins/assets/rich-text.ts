@@ -16,7 +16,8 @@ export const richText = defineAssetPlugin({
   schema: RichTextAssetSchema,
   async prepare(params, ctx) {
     const box = { width: params.width ?? ctx.box?.width ?? ctx.frame.width, height: params.height ?? ctx.box?.height ?? ctx.frame.height }
-    const style = richStyle(params, ctx, { family: 'Open Sans', size: 24, color: '#000000' })
+    // Placed as Shotstack's text engine places rich-text (rich-caption keeps its line boxes).
+    const style: TextStyle = { ...richStyle(params, ctx, { family: 'Open Sans', size: 24, color: '#000000' }), placement: 'shotstack' }
     const anim = params.animation
     const duration = (anim?.duration ?? 1) / (anim?.speed ?? 1)
     return {

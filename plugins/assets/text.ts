@@ -39,6 +39,7 @@ export const text = defineAssetPlugin({
         h: params.alignment?.horizontal ?? 'center',
         v: ({ top: 'top', center: 'middle', bottom: 'bottom' } as const)[params.alignment?.vertical ?? 'center'],
       },
+      placement: 'shotstack',
     }
     const anim = params.animation
     const duration = anim?.duration ?? 1.5

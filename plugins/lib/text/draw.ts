@@ -1,6 +1,7 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas'
 import { cssColor, easing, type FontFace, type Size } from '../../../core/index.js'
 import { canvasFont } from '../fonts/canvas.js'
+import { lineBoxAscent, linesTop, type Placement } from './placement.js'
 import { wrapText } from './wrap.js'
 
 /** Everything a text box looks like (sizes in box pixels, before scaling to the drawn size). */
@@ -23,6 +24,8 @@ export interface TextStyle {
   border?: { width: number; color: string; radius: number }
   padding: { top: number; right: number; bottom: number; left: number }
   align: { h: 'left' | 'center' | 'right'; v: 'top' | 'middle' | 'bottom' }
+  /** How the lines sit vertically (default `line-boxes`); see `Placement`. */
+  placement?: Placement
 }
 
 /** A per-unit animation: how each character or word looks at the current moment. */
@@ -68,11 +71,10 @@ export function drawTextBox(text: string, style: TextStyle, box: Size, need: Siz
   const lines = wrapText(transformText(text, style.transform), inner.width, measure)
   const lineH = style.size * style.lineHeight
   const blockH = lines.length * lineH
-  const top = p.top + (style.align.v === 'top' ? 0 : style.align.v === 'middle' ? (inner.height - blockH) / 2 : inner.height - blockH)
+  const top = p.top + linesTop(style, lines, inner.height)
   const widths = lines.map(measure)
   const xOf = (w: number) => p.left + (style.align.h === 'left' ? 0 : style.align.h === 'center' ? (inner.width - w) / 2 : inner.width - w)
-  // The first baseline sits where the font's ascent puts it inside a line box of lineH.
-  const ascent = style.size * 0.8 + (lineH - style.size) / 2
+  const ascent = lineBoxAscent(style)
 
   const bg = style.background
   if (bg) {
@@ -96,8 +98,11 @@ export function drawTextBox(text: string, style: TextStyle, box: Size, need: Siz
   g.fillStyle = style.gradient ? gradient(g, style.gradient, { x: p.left, y: top, width: inner.width, height: blockH }) : cssColor(style.color)
   // Draw unit by unit (characters or words) when animating, else whole lines.
   const units: { text: string; x: number; y: number }[] = []
+  // Skia snaps a baseline to a whole device pixel, often the one above (Open Sans at y 100.9 lands on 100);
+  // rounding it here first keeps the error within half a pixel.
+  const onPixel = (y: number) => Math.round((y * need.height) / box.height) / (need.height / box.height)
   lines.forEach((line, i) => {
-    const y = top + i * lineH + ascent
+    const y = onPixel(top + i * lineH + ascent)
     const x0 = xOf(widths[i]!)
     if (!anim || anim.unit === 'all') return units.push({ text: line, x: x0, y })
     const parts = anim.unit === 'word' ? line.split(/(\s+)/) : [...line]
