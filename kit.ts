@@ -5,6 +5,7 @@
 // Contracts a plugin's hooks receive and return
 export type {
   AudioMix,
+  Bleed,
   CompiledMotion,
   EffectContext,
   FrameSink,
@@ -50,7 +51,7 @@ export type { Animatable, EditOutput, TweenOutput, ValidEdit } from './core/inde
 // Motion, colour, layout
 export { cubicBezier, easing, EASING_NAMES, type Ease } from './core/index.js'
 export { cssColor, parseColor, parseColorBytes } from './core/index.js'
-export { anchorOf, layerMatrix, neutralState } from './core/index.js'
+export { anchorOf, bleedTexels, layerMatrix, neutralState } from './core/index.js'
 
 // Media: ffmpeg, probing, decoding
 export {

@@ -11,6 +11,14 @@ export interface Size {
   height: number
 }
 
+/** A margin on each side of a box, in pixels. */
+export interface Bleed {
+  top: number
+  right: number
+  bottom: number
+  left: number
+}
+
 interface Base<K extends string> {
   kind: K
   /** Unique per kind. Asset plugins are named by the asset `type` they draw, transitions by their Shotstack name. */
@@ -78,6 +86,13 @@ export interface PreparedAsset {
   readonly defaultFit?: string
   /** Sound this clip contributes to the mix. */
   readonly audio?: AudioSource
+  /**
+   * How far the asset's drawing reaches past `size` on each side (pixels of `size`): text whose descenders hang
+   * below its box. Layout, fit and crop still use `size`; the textures `open`'s source returns then hold the box
+   * at `need` plus `bleedTexels(bleed, size, need)` around it, and the compositor draws that margin outside the box,
+   * moving with it.
+   */
+  readonly bleed?: Bleed
   /**
    * Cold: runs shortly before the clip first shows. May decode, rasterise and upload.
    * `need` is the largest size the plan will draw the asset at, so sources can be rasterised no bigger;

@@ -4,6 +4,7 @@ import type { Gpu } from '../render/gpu.js'
 import type { ValidEdit } from '../schema/validate.js'
 import { splitSpeed, type Position } from '../schema/names.js'
 import { callHook, type PluginId } from '../plugin-driver.js'
+import { bleedTexels, windowWithBleed } from './bleed.js'
 import { compileTrack, isAnimated, type Track } from './tween.js'
 import { layerWindow, type CropFractions } from './window.js'
 
@@ -35,6 +36,8 @@ export interface LayerPlan {
   position: Position
   quad: [number, number, number, number]
   uv: [number, number, number, number]
+  /** The box's window in a texture that holds a bleed around it (`PreparedAsset.bleed`); undefined without one. */
+  hold?: [number, number, number, number]
   opacity: Track
   offsetX: Track
   offsetY: Track
@@ -148,6 +151,9 @@ export function buildLayer(
   const kx = Math.min(1, (fittedAsset.width * maxScale) / cropped.width)
   const ky = Math.min(1, (fittedAsset.height * maxScale) / cropped.height)
   layer.need = { width: Math.max(1, Math.ceil(asset.size.width * kx)), height: Math.max(1, Math.ceil(asset.size.height * ky)) }
+  // Drawing past the box (text's descenders): the quad reaches over the margin the texture holds around the box.
+  const texels = asset.bleed && bleedTexels(asset.bleed, asset.size, layer.need)
+  if (texels && texels.top + texels.right + texels.bottom + texels.left > 0) Object.assign(layer, windowWithBleed(quad, uv, texels, layer.need))
   return layer
 }
 

@@ -58,7 +58,16 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
     evaluate(entry.layer, local, lumaState)
     layerMatrix(frame, entry.layer.fitted, entry.layer.position, lumaState, lumaMatrix)
     const mask = painter.offscreen(() =>
-      painter.draw({ texture, matrix: lumaMatrix, opacity: 1, quad: entry.layer.quad, uv: entry.layer.uv, filter: -1, wipe: [0, 0, 0, 0] }),
+      painter.draw({
+        texture,
+        matrix: lumaMatrix,
+        opacity: 1,
+        quad: entry.layer.quad,
+        uv: entry.layer.uv,
+        hold: entry.layer.hold,
+        filter: -1,
+        wipe: [0, 0, 0, 0],
+      }),
     )
     painter.reset()
     return mask
@@ -116,11 +125,14 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
           call.texture = texture
           layerMatrix(frame, layer.fitted, layer.position, state, matrix)
           call.opacity = Math.min(1, state.opacity)
-          call.quad[0] = Math.max(layer.quad[0], state.clipLeft)
-          call.quad[1] = Math.max(layer.quad[1], state.clipTop)
-          call.quad[2] = Math.min(layer.quad[2], state.clipRight)
-          call.quad[3] = Math.min(layer.quad[3], state.clipBottom)
+          // A reveal's clip edge cuts the layer there; an edge left where it was (0 or 1) cuts nothing, so a
+          // quad reaching past the box (an asset's bleed) keeps its margin on that side.
+          call.quad[0] = state.clipLeft > 0 ? Math.max(layer.quad[0], state.clipLeft) : layer.quad[0]
+          call.quad[1] = state.clipTop > 0 ? Math.max(layer.quad[1], state.clipTop) : layer.quad[1]
+          call.quad[2] = state.clipRight < 1 ? Math.min(layer.quad[2], state.clipRight) : layer.quad[2]
+          call.quad[3] = state.clipBottom < 1 ? Math.min(layer.quad[3], state.clipBottom) : layer.quad[3]
           call.uv = layer.uv
+          call.hold = layer.hold
           call.filter = layer.filter
           call.wipe[0] = state.wipeFrom === 0 ? 0 : 1
           call.wipe[1] = state.wipePosition

@@ -25,6 +25,8 @@ interface Variant {
   masked: boolean
   /** Has a soft-edged wipe (a dynamic branch still costs its full price per pixel on llvmpipe). */
   wiped: boolean
+  /** Bleeds past its box: samples inside the box never reach the bleed's texels, nor those outside the box's. */
+  held: boolean
   /** The first layer on the freshly cleared frame: the clear colour (premultiplied) it blends onto. */
   onClear?: readonly [number, number, number, number]
 }
@@ -50,8 +52,9 @@ ${v.masked ? 'uniform sampler2D uMask;\nuniform vec2 uFrame2;' : ''}
 varying vec2 vUV;
 varying vec2 vQ;
 vec4 look(vec4 c) { ${filter} }
+${v.held ? HELD : ''}
 void main() {
-  vec4 c = look(texture2D(uTex, vUV));
+  vec4 c = look(texture2D(uTex, ${v.held ? 'held(vUV)' : 'vUV'}));
   ${
     v.wiped
       ? `float x = uWipe.w > 0.0 ? vQ.x : 1.0 - vQ.x;
@@ -61,6 +64,22 @@ void main() {
   ${v.masked ? 'vec4 m = texture2D(uMask, gl_FragCoord.xy / uFrame2); c *= dot(m.rgb, vec3(0.2126, 0.7152, 0.0722));' : ''}
   c *= uOpacity;
   gl_FragColor = ${v.onClear ? overClear(v.onClear) : 'c'};
+}`
+
+/**
+ * A texture holding a box and a bleed around it (`DrawCall.hold`): each sample stays on its own side of the box's
+ * edges, as if the box and the bleed were textures of their own clamped at their edges. The box then draws the
+ * very pixels it drew without a bleed (a rotated box's edge does not pick up half a transparent texel) and the
+ * bleed none of the box's.
+ */
+const HELD = `
+uniform vec4 uHold;    // the box's window in the texture (u0, v0, u1, v1), u0 < u1 and v0 < v1
+vec2 held(vec2 uv) {
+  vec2 h = 0.5 * uTexel;
+  vec2 before = 1.0 - step(uHold.xy, uv);
+  vec2 after = step(uHold.zw, uv);
+  vec2 inside = clamp(uv, uHold.xy + h, uHold.zw - h);
+  return mix(mix(inside, min(uv, uHold.xy - h), before), max(uv, uHold.zw + h), after);
 }`
 
 /** `c` composited over a constant premultiplied colour, as GLSL with the zeros and ones folded away. */
@@ -86,6 +105,8 @@ export interface DrawCall {
   wipe: [number, number, number, number]
   /** A frame-sized luma matte (black hides, white shows), or undefined. */
   mask?: Texture
+  /** The box's window in a texture that also holds a bleed around it (u0, v0, u1, v1, ascending), or undefined. */
+  hold?: readonly [number, number, number, number]
 }
 
 /** Draws textured quads with premultiplied-alpha blending and reads frames back. One per render. */
@@ -135,14 +156,15 @@ export function createPainter(
       texel: u('uTexel'),
       wipe: u('uWipe'),
       mask: u('uMask'),
+      hold: u('uHold'),
     }
   }
   // Programs are compiled at plan time: unmasked for every filter now (a broken filter fails before any
   // frame), the other variants of the same sources on first use.
-  const programFor = (filter: number, masked: boolean, wiped: boolean, onClear: boolean) => {
-    const key = `${filter}:${masked}:${wiped}:${onClear}`
+  const programFor = (filter: number, masked: boolean, wiped: boolean, onClear: boolean, held = false) => {
+    const key = `${filter}:${masked}:${wiped}:${onClear}:${held}`
     let p = programs.get(key)
-    if (!p) programs.set(key, (p = compile(sources[filter + 1]!, { masked, wiped, onClear: onClear ? background : undefined })))
+    if (!p) programs.set(key, (p = compile(sources[filter + 1]!, { masked, wiped, held, onClear: onClear ? background : undefined })))
     return p
   }
   sources.forEach((_, i) => {
@@ -222,7 +244,7 @@ export function createPainter(
       const onClear = cleared
       cleared = false
       const wiped = c.wipe[0] > 0.5
-      const p = programFor(c.filter, !!c.mask, wiped, onClear)
+      const p = programFor(c.filter, !!c.mask, wiped, onClear, !!c.hold)
       use(p)
       blend(!onClear)
       const m = c.matrix
@@ -233,6 +255,7 @@ export function createPainter(
       gl.uniform1f(p.opacity, c.opacity)
       gl.uniform2f(p.texel, 1 / c.texture.width, 1 / c.texture.height)
       if (wiped) gl.uniform4f(p.wipe, c.wipe[0], c.wipe[1], c.wipe[2], c.wipe[3])
+      if (c.hold) gl.uniform4f(p.hold, c.hold[0], c.hold[1], c.hold[2], c.hold[3])
       if (c.mask) {
         gl.activeTexture(gl.TEXTURE1)
         gl.bindTexture(gl.TEXTURE_2D, c.mask.handle)

@@ -1,5 +1,6 @@
 import type { InferOutput } from 'valibot'
-import { defineAssetPlugin, RichTextAssetSchema, type PrepareContext } from '../../core/index.js'
+import { bleedTexels, defineAssetPlugin, RichTextAssetSchema, type PrepareContext } from '../../core/index.js'
+import { textBleed, withMargin } from '../lib/text/bleed.js'
 import { drawTextBox, preset, type TextStyle } from '../lib/text/draw.js'
 import { redrawingSource } from '../lib/text/source.js'
 import { face, weightOf, withOpacity } from './text.js'
@@ -20,19 +21,24 @@ export const richText = defineAssetPlugin({
     const style: TextStyle = { ...richStyle(params, ctx, { family: 'Open Sans', size: 24, color: '#000000' }), placement: 'shotstack' }
     const anim = params.animation
     const duration = (anim?.duration ?? 1) / (anim?.speed ?? 1)
+    // Glyphs past the box are drawn, as Shotstack draws them.
+    const bleed = textBleed(params.text, style, box, ctx.frame)
     return {
       size: box,
+      bleed,
       static: !anim,
       defaultFit: 'none',
       async open(gpu, need) {
         const frameKey = (t: number) => (anim && t < duration ? `t${Math.round(t * 1000)}` : 'final')
-        return redrawingSource(gpu, need, frameKey, (t) =>
+        const margin = bleedTexels(bleed, box, need)
+        return redrawingSource(gpu, withMargin(need, margin), frameKey, (t) =>
           drawTextBox(
             params.text,
             style,
             box,
             need,
             anim ? preset(anim.preset, t, duration, style.size, { style: anim.style, direction: anim.direction }) : undefined,
+            margin,
           ),
         )
       },

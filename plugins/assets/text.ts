@@ -1,4 +1,5 @@
-import { defineAssetPlugin, TextAssetSchema, type FontBook, type PrepareContext } from '../../core/index.js'
+import { bleedTexels, defineAssetPlugin, TextAssetSchema, type FontBook, type PrepareContext } from '../../core/index.js'
+import { textBleed, withMargin } from '../lib/text/bleed.js'
 import { drawTextBox, preset, type TextStyle } from '../lib/text/draw.js'
 import { redrawingSource } from '../lib/text/source.js'
 
@@ -45,15 +46,19 @@ export const text = defineAssetPlugin({
     const duration = anim?.duration ?? 1.5
     if (anim && anim.preset !== 'typewriter') ctx.warn(`text animation "${anim.preset}" is not supported; the text appears without it`)
     const animated = anim?.preset === 'typewriter'
+    // Glyphs past the box are drawn, as Shotstack draws them.
+    const bleed = textBleed(params.text, style, box, ctx.frame)
     return {
       size: box,
+      bleed,
       static: !animated,
       defaultFit: 'none',
       async open(gpu, need) {
         const at = (t: number) => (animated ? preset('typewriter', t, duration, style.size) : undefined)
         // Typewriter changes only when another character appears.
         const key = (t: number) => (animated && t < duration ? String(Math.floor((t / duration) * params.text.length)) : 'final')
-        return redrawingSource(gpu, need, key, (t) => drawTextBox(params.text, style, box, need, at(t)))
+        const margin = bleedTexels(bleed, box, need)
+        return redrawingSource(gpu, withMargin(need, margin), key, (t) => drawTextBox(params.text, style, box, need, at(t), margin))
       },
     }
   },

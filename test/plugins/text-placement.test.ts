@@ -38,8 +38,8 @@ function expected(ink: { upem: number; lines: LineInk[] }, size: number, align: 
   const top = Math.min(...ink.lines.map((l, i) => i * advance - l.ascent * k))
   const bottom = Math.max(...ink.lines.map((l, i) => i * advance + l.descent * k))
   const first = align === 'top' ? size : align === 'bottom' ? BOX.height - (ink.lines.length - 1) * advance : BOX.height / 2 - (top + bottom) / 2
-  // Round glyphs overshoot the baseline a little; the box clips what passes its bottom edge.
-  return { top: first + top, bottom: Math.min(BOX.height, first + bottom) }
+  // Round glyphs overshoot the baseline a little: at `bottom` they pass the box's edge, and are drawn there.
+  return { top: first + top, bottom: first + bottom }
 }
 
 /** The drawn ink box of frame `i` (box pixels): rows holding any pixel brighter than mid-grey. */

@@ -1,8 +1,8 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas'
-import { cssColor, easing, type FontFace, type Size } from '../../../core/index.js'
+import { cssColor, easing, type Bleed, type FontFace, type Size } from '../../../core/index.js'
 import { canvasFont } from '../fonts/canvas.js'
-import { lineBoxAscent, linesTop, type Placement } from './placement.js'
-import { wrapText } from './wrap.js'
+import { layoutText } from './layout.js'
+import type { Placement } from './placement.js'
 
 /** Everything a text box looks like (sizes in box pixels, before scaling to the drawn size). */
 export interface TextStyle {
@@ -50,32 +50,32 @@ export interface UnitState {
   shadow?: TextStyle['shadow'] | null
 }
 
-export function transformText(text: string, t: TextStyle['transform']): string {
-  if (t === 'uppercase') return text.toUpperCase()
-  if (t === 'lowercase') return text.toLowerCase()
-  if (t === 'capitalize') return text.replace(/(^|\s)(\p{L})/gu, (_, s: string, c: string) => s + c.toUpperCase())
-  return text
-}
-
-/** Draws `text` in a `box` (box pixels) onto a canvas of `need` pixels; returns premultiplied RGBA. */
-export function drawTextBox(text: string, style: TextStyle, box: Size, need: Size, anim?: Animation): Uint8Array {
-  const canvas = createCanvas(need.width, need.height)
+/**
+ * Draws `text` in a `box` (box pixels) onto a canvas of `need` pixels, plus `margin` texels around it where the
+ * glyphs may reach past the box (the asset's bleed); returns premultiplied RGBA. Backgrounds and borders stay
+ * inside the box.
+ */
+export function drawTextBox(text: string, style: TextStyle, box: Size, need: Size, anim?: Animation, margin?: Bleed): Uint8Array {
+  const m = margin ?? { top: 0, right: 0, bottom: 0, left: 0 }
+  const canvas = createCanvas(m.left + need.width + m.right, m.top + need.height + m.bottom)
   const g = canvas.getContext('2d')
+  g.translate(m.left, m.top)
   g.scale(need.width / box.width, need.height / box.height)
   g.font = canvasFont(style.face, style.size)
   g.letterSpacing = `${style.letterSpacing}px`
   g.textBaseline = 'alphabetic'
   const p = style.padding
-  const inner = { width: Math.max(1, box.width - p.left - p.right), height: Math.max(1, box.height - p.top - p.bottom) }
   const measure = (s: string) => g.measureText(s).width
-  const lines = wrapText(transformText(text, style.transform), inner.width, measure)
-  const lineH = style.size * style.lineHeight
+  const { lines, widths, inner, lineH, top, ascent } = layoutText(g, text, style, box)
   const blockH = lines.length * lineH
-  const top = p.top + linesTop(style, lines, inner.height)
-  const widths = lines.map(measure)
   const xOf = (w: number) => p.left + (style.align.h === 'left' ? 0 : style.align.h === 'center' ? (inner.width - w) / 2 : inner.width - w)
-  const ascent = lineBoxAscent(style)
 
+  g.save()
+  if (margin) {
+    g.beginPath()
+    g.rect(0, 0, box.width, box.height)
+    g.clip()
+  }
   const bg = style.background
   if (bg) {
     g.fillStyle = cssColor(bg.color)
@@ -93,6 +93,7 @@ export function drawTextBox(text: string, style: TextStyle, box: Size, need: Siz
     g.lineWidth = style.border.width
     roundRect(g, style.border.width / 2, style.border.width / 2, box.width - style.border.width, box.height - style.border.width, style.border.radius, false)
   }
+  g.restore()
 
   g.globalAlpha = style.opacity
   g.fillStyle = style.gradient ? gradient(g, style.gradient, { x: p.left, y: top, width: inner.width, height: blockH }) : cssColor(style.color)

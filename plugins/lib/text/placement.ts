@@ -54,7 +54,7 @@ const INK_PX = 256
 const measurer = createCanvas(1, 1).getContext('2d')
 
 /** How far `line`'s glyphs reach above and below the baseline at `size` px. */
-function inkOf(face: FontFace, line: string, size: number): { ascent: number; descent: number } {
+export function inkOf(face: FontFace, line: string, size: number): { ascent: number; descent: number } {
   if (!line.trim()) return { ascent: 0, descent: 0 }
   measurer.font = canvasFont(face, INK_PX)
   const m = measurer.measureText(line)
