@@ -31,9 +31,13 @@ export function malformedId(route: Pick<ShotstackRoute, 'api' | 'path'>, event: 
   return `id: must be ${rule.rule} such as 0190a6f2-1c2d-7e3f-8a4b-5c6d7e8f9a0b, got ${show(id)}`
 }
 
-/** Shotstack's `Edit` requires `output` (/v1 defaults to mp4): its absence is a 400 naming the field. */
-export function requireOutput(body: unknown): void {
+/**
+ * Shotstack's `Edit` requires `output` (/v1 defaults to mp4): its absence is a 400 naming the field — `output` of a
+ * render, `template.output` of a template (`at`).
+ */
+export function requireOutput(body: unknown, at = ''): void {
   if (!body || typeof body !== 'object' || Array.isArray(body) || (body as { output?: unknown }).output !== undefined) return
+  const path = `${at}output`
   const message = 'is required: Shotstack\'s Edit needs an output, e.g. {"format": "mp4", "resolution": "sd"}'
-  throw new ServiceError('E_VALIDATION', `output: ${message}`, { issues: [{ path: 'output', message }] })
+  throw new ServiceError('E_VALIDATION', `${path}: ${message}`, { issues: [{ path, message }] })
 }

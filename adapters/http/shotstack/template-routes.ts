@@ -5,6 +5,7 @@ import { renderTemplate } from '../../../service/templates/render.js'
 import { readJson } from '../body.js'
 import { ok, SHOTSTACK_JOB } from './envelope.js'
 import { deleteById, param } from './params.js'
+import { requireOutput } from './strict.js'
 import type { ShotstackDeps, ShotstackRoute } from './mount.js'
 
 /** Shotstack's template operations over the same store as /v1/templates (service/templates/). */
@@ -16,7 +17,9 @@ export function templateRoutes(d: ShotstackDeps): ShotstackRoute[] {
       api: 'edit',
       path: '/templates',
       handler: async (event, caller) => {
-        const saved = await d.templates.create(caller, (await body(event)) as TemplateInput)
+        const input = (await body(event)) as TemplateInput
+        requireOutput(input?.template, 'template.')
+        const saved = await d.templates.create(caller, input)
         return ok({ message: 'Template Successfully Created', id: saved.id }, 201)
       },
     },
@@ -43,7 +46,9 @@ export function templateRoutes(d: ShotstackDeps): ShotstackRoute[] {
       api: 'edit',
       path: '/templates/:id',
       handler: async (event, caller) => {
-        const saved = await d.templates.update(caller, param(event), (await body(event)) as TemplateUpdate)
+        const input = (await body(event)) as TemplateUpdate
+        requireOutput(input?.template, 'template.')
+        const saved = await d.templates.update(caller, param(event), input)
         return ok({ message: 'Template Successfully Updated', id: saved.id })
       },
     },

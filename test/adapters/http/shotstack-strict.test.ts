@@ -72,6 +72,15 @@ output("is refused on Shotstack's surface (its schema requires it) naming `outpu
   const withOutput = await call('POST', '/edit/v1/render', live, titleEdit())
   assert.is(withOutput.status, 201, JSON.stringify(withOutput.body))
 })
+output("a template whose edit has no output is refused too, on save and on update, naming `template.output`", async () => {
+  const { output: _o, ...noOutput } = titleEdit()
+  refused(await call('POST', '/edit/v1/templates', live, { name: 'no output', template: noOutput }), 400, 'Bad Request', /^template\.output: is required/)
+  const saved = await call('POST', '/edit/v1/templates', live, { name: 'with output', template: titleEdit() })
+  assert.is(saved.status, 201, JSON.stringify(saved.body))
+  const id = saved.body.response.id
+  refused(await call('PUT', `/edit/v1/templates/${id}`, live, { name: 'no output', template: noOutput }), 400, 'Bad Request', /^template\.output: is required/)
+  assert.is((await call('PUT', `/edit/v1/templates/${id}`, live, { name: 'renamed' })).status, 200, 'an update without a template keeps the saved one')
+})
 output('is still accepted by /v1 (mp4 by default), with --shotstack and without it on the Bearer aliases', async () => {
   const { output: _o, ...noOutput } = titleEdit()
   assert.is((await svc.call('POST', '/v1/render', { body: noOutput })).status, 201)
