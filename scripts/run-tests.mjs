@@ -27,7 +27,7 @@ const fast = args.includes('--fast') && args.splice(args.indexOf('--fast'), 1)
 const skip = (option('--skip') ?? '').split(',').filter(Boolean)
 const jobs = Math.max(1, Number(option('--jobs') ?? process.env.REELFORGE_TEST_JOBS ?? 2))
 /** A file that runs longer than this is stopped and counted as failed (a hung test must not hang CI). */
-const FILE_LIMIT_MS = Number(process.env.REELFORGE_TEST_FILE_LIMIT_MS ?? 15 * 60_000)
+const FILE_LIMIT_MS = Number(process.env.REELFORGE_TEST_FILE_LIMIT_MS ?? 25 * 60_000)
 const TIMES = 'node_modules/.cache/reelforge-test-times.json'
 
 const allFiles = (dir) =>
