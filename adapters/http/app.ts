@@ -18,6 +18,7 @@ import { storyboardRoutes } from './routes/ai-storyboard.js'
 import { sourceRoutes } from './routes/sources.js'
 import { uploadRoutes } from './routes/uploads.js'
 import { templateRoutes } from './routes/templates.js'
+import { catalogRoutes } from './routes/catalog.js'
 import { idempotent } from './idempotent.js'
 import { mountShotstack } from './shotstack/mount.js'
 import type { InflightRequests } from './inflight.js'
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): H3 {
     ...storyboardRoutes(deps),
     ...aiJobRoutes(deps),
     ...uploadRoutes(deps),
+    ...catalogRoutes(deps),
     ...(deps.extraRoutes ?? []),
   ]
   let doc: unknown
