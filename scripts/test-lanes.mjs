@@ -17,4 +17,10 @@ export const SERIAL = ['test/api/package.test.ts']
  * Files known to take minutes, started first when no earlier run's times are at hand (a clean CI checkout), so the
  * last file to end is a short one.
  */
-export const LONG = ['test/adapters/compat.test.ts', 'test/dashboard/dashboard.e2e.test.ts', 'test/adapters/soak.e2e.test.ts', 'test/render/segments.test.ts']
+export const LONG = [
+  'test/adapters/compat.test.ts',
+  'test/dashboard/dashboard.e2e.test.ts',
+  'test/dashboard/editor.e2e.test.ts',
+  'test/adapters/soak.e2e.test.ts',
+  'test/render/segments.test.ts',
+]

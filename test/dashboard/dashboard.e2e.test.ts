@@ -7,6 +7,7 @@ import { ffmpegArgs, runFfmpeg } from '../../core/index.js'
 import { ManualClock } from '../../service/clock.js'
 import { RETRY_SCHEDULE_MS } from '../../service/webhooks/outbox.js'
 import { launchBrowser, listen, SCREENSHOTS } from '../helpers/browser.js'
+import { go, near, pixelAt, shot, signIn as signInAt, unlabelledControls } from '../helpers/dashboard.js'
 import { tempDir } from '../helpers/media.js'
 import { startPythonServer } from '../helpers/python-http.js'
 import { startReceiver } from '../helpers/receiver.js'
@@ -40,29 +41,7 @@ test.after(async () => {
   await ctx.svc?.close()
 })
 
-/** Follows a link of the main navigation. */
-const go = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click()
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
-
-async function signIn(page: Page, key: string) {
-  await page.goto(`${ctx.http.url}/dashboard`)
-  // Keyboard only: the key field, typing, Enter.
-  await page.getByLabel('API key').focus()
-  await page.keyboard.type(key)
-  await page.keyboard.press('Enter')
-  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor()
-  assert.not.ok(page.url().includes(key), 'the key never appears in the URL')
-  assert.is(await page.evaluate(() => sessionStorage.getItem('reelforge.key')), key, 'kept in the session')
-}
-
-/** Every form control has an accessible name (a label or aria-label). */
-async function unlabelledControls(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    Array.from(document.querySelectorAll('input, select, textarea, button'))
-      .filter((el) => !((el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent!.trim())))
-      .map((el) => el.outerHTML.slice(0, 80)),
-  )
-}
+const signIn = (page: Page, key: string) => signInAt(page, ctx.http.url, key)
 
 test('sign in, see inline validation, render from the playground to COMPLETE and play the video', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -136,15 +115,8 @@ const BLUE_THEN_RED = {
   },
   output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25, poster: { capture: 1.5 } },
 }
-/** The RGB of the frame preview's middle pixel, read back through a canvas. */
-const middlePixel = (page: Page) =>
-  page.locator('img.frame').evaluate((img: HTMLImageElement) => {
-    const canvas = Object.assign(document.createElement('canvas'), { width: img.naturalWidth, height: img.naturalHeight })
-    const g = canvas.getContext('2d')!
-    g.drawImage(img, 0, 0)
-    return Array.from(g.getImageData(img.naturalWidth / 2, img.naturalHeight / 2, 1, 1).data.slice(0, 3))
-  })
-const near = (rgb: number[], want: number[]) => rgb.every((c, i) => Math.abs(c - want[i]!) <= 40)
+/** The RGB of the frame preview's middle pixel. */
+const middlePixel = (page: Page) => pixelAt(page, 'img.frame')
 /** Scrubs the frame preview to `time` (as a release of the thumb does) and waits for that frame to show. */
 async function scrubTo(page: Page, time: number) {
   await page.getByLabel('Time', { exact: true }).fill(String(time))

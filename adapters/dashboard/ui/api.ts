@@ -33,12 +33,13 @@ export async function api<T>(method: string, path: string, body?: unknown, key =
   return answer<T>(res, key)
 }
 
-/** A POST whose answer is a file (a PNG frame): its bytes, or the API's error as for `api`. */
-export async function apiBlob(path: string, body: unknown, key = session.key()): Promise<Blob> {
+/** A POST whose answer is a file (a PNG frame): its bytes, or the API's error as for `api`. `signal` cancels it (the server stops too). */
+export async function apiBlob(path: string, body: unknown, key = session.key(), signal?: AbortSignal): Promise<Blob> {
   const res = await fetch(path, {
     method: 'POST',
     headers: { authorization: `Bearer ${key ?? ''}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
+    signal,
   })
   return res.ok ? res.blob() : answer<never>(res, key)
 }

@@ -2,6 +2,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, ApiError, session, SIGNED_OUT, type Me } from './api'
 import { Notice, useAction } from './components'
+import { EditorPage } from './editor/editor-page'
 import { AiPage } from './pages/ai'
 import { ImagesPage } from './pages/images'
 import { KeysPage } from './pages/keys'
@@ -16,6 +17,7 @@ import './style.css'
 const PAGES = [
   ['renders', 'Renders'],
   ['playground', 'Playground'],
+  ['editor', 'Editor'],
   ['templates', 'Templates'],
   ['media', 'Media'],
   ['images', 'Images'],
@@ -125,9 +127,10 @@ function App() {
           </button>
         </span>
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} class={page === 'editor' ? 'wide' : undefined}>
         {page === 'renders' && <RendersPage id={param} />}
         {page === 'playground' && <PlaygroundPage me={me} />}
+        {page === 'editor' && <EditorPage me={me} />}
         {page === 'templates' && <TemplatesPage id={param} />}
         {page === 'media' && <MediaPage />}
         {page === 'images' && <ImagesPage />}

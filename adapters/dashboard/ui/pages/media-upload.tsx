@@ -18,7 +18,7 @@ let nextKey = 0
  * The dashboard's CSP connects to its own origin only, so a public base URL naming another host is reached
  * by the same path here. Resolves with the source (ready or failed); rejects with the server's message.
  */
-function put(url: string, file: File, onProgress: (loaded: number, total: number) => void): Promise<Source> {
+export function put(url: string, file: File, onProgress: (loaded: number, total: number) => void): Promise<Source> {
   const u = new URL(url, location.href)
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()

@@ -30,7 +30,7 @@ export const EXAMPLE = {
  * Which way offset.y counts in what this page submits: the server's /v1 setting, which differs from Shotstack's
  * unless the operator chose `up` — an edit copied from Shotstack otherwise lands mirrored.
  */
-const YAxisNote = ({ axis }: { axis: Me['y_axis'] }) =>
+export const YAxisNote = ({ axis }: { axis: Me['y_axis'] }) =>
   axis === 'up' ? (
     <>
       <code>offset.y</code> counts upwards (this server's /v1 default, <code>serve --y-axis</code>), as Shotstack does.

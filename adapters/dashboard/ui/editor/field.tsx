@@ -1,0 +1,121 @@
+import type { ComponentChildren } from 'preact'
+import type { Catalogue } from './catalog'
+import { getIn } from './edit-doc'
+import type { Field } from './form-model'
+
+export interface FieldEnv {
+  /** The object the fields' paths start from (a clip, the timeline, the output). */
+  subject: unknown
+  /** The API path of the subject (`timeline.tracks[0].clips[1]`), to match the validation's issues. */
+  at: string
+  issue(path: string): string | undefined
+  catalogue: Catalogue
+  commit(field: Field, value: unknown): void
+}
+
+const idOf = (at: string, f: Field) => `insp-${`${at}.${f.label}`.replace(/[^\w-]+/g, '-')}`
+
+/** A typed number stays a number; anything else (`auto`, `end`, `{{ START }}`) stays the text it is. */
+export function parseNumberish(text: string): unknown {
+  const t = text.trim()
+  if (t === '') return undefined
+  return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) ? Number(t) : t
+}
+
+/** `#abc` and `#rrggbbaa` as the `#rrggbb` a colour picker takes (black when it is no hex colour). */
+export function pickerColour(value: unknown): string {
+  const s = typeof value === 'string' ? value.trim() : ''
+  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(s)
+  if (short) return `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toLowerCase()
+  const long = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(s)
+  return long ? `#${long[1]!.toLowerCase()}` : '#000000'
+}
+
+const shown = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v))
+
+/**
+ * One inspector control for `field`, its value read from the subject. Text-like controls commit on change
+ * (leaving the field or Enter), so each edit of a field is one undo step; an emptied optional field is removed.
+ */
+export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv }) {
+  const id = idOf(env.at, f)
+  const value = getIn(env.subject, f.path)
+  const issue = env.issue(`${env.at}.${f.label}`)
+  const described = issue ? `${id}-issue` : undefined
+  const common = { id, 'aria-invalid': !!issue, 'aria-describedby': described }
+  const commit = (v: unknown) => env.commit(f, v === '' ? undefined : v)
+  let control: ComponentChildren
+  // A group starts folded unless something in it is set (or wrong): the form stays short.
+  if (f.kind === 'group')
+    return (
+      <details class="insp-group" open={value !== undefined || !!issue}>
+        <summary>{f.label}</summary>
+        {f.children!.map((c) => (
+          <FieldControl field={c} env={env} />
+        ))}
+      </details>
+    )
+  if (f.kind === 'json' || (f.animatable && Array.isArray(value)))
+    control = (
+      <output id={id} class="insp-json" aria-describedby={described}>
+        {value === undefined ? '(not set)' : `${shown(value).slice(0, 60)}${shown(value).length > 60 ? '…' : ''}`} — edit in the JSON view
+      </output>
+    )
+  else if (f.kind === 'boolean')
+    control = <input {...common} type="checkbox" checked={value === true || value === 'true'} onChange={(e) => commit(e.currentTarget.checked)} />
+  else if (f.kind === 'enum' || f.kind === 'catalog') {
+    const options = f.kind === 'enum' ? f.options! : env.catalogue.names(f.catalog!)
+    const all = typeof value === 'string' && value && !options.includes(value) ? [value, ...options] : options
+    control = (
+      <select {...common} value={shown(value)} onChange={(e) => commit(e.currentTarget.value)}>
+        <option value="">{f.kind === 'catalog' && f.catalog !== 'fonts' ? '(none)' : '(not set)'}</option>
+        {all.map((o) => (
+          <option value={o}>{o}</option>
+        ))}
+      </select>
+    )
+  } else if (f.kind === 'color')
+    control = (
+      <span class="insp-colour">
+        <input {...common} type="color" value={pickerColour(value)} onChange={(e) => commit(e.currentTarget.value)} />
+        <input
+          key={shown(value)}
+          type="text"
+          aria-label={`${f.label} (text)`}
+          defaultValue={shown(value)}
+          spellcheck={false}
+          onChange={(e) => commit(e.currentTarget.value)}
+        />
+      </span>
+    )
+  else if (f.kind === 'longtext')
+    control = <textarea {...common} key={shown(value)} rows={3} defaultValue={shown(value)} onChange={(e) => commit(e.currentTarget.value)} />
+  else
+    control = (
+      <input
+        {...common}
+        key={shown(value)}
+        type="text"
+        inputMode={f.kind === 'number' ? 'decimal' : undefined}
+        defaultValue={shown(value)}
+        spellcheck={false}
+        onChange={(e) => commit(f.kind === 'number' ? parseNumberish(e.currentTarget.value) : e.currentTarget.value)}
+      />
+    )
+  return (
+    <div class="insp-field" data-path={f.label}>
+      <label for={id} title={f.description}>
+        {/* The whole path is the name; inside a group only its last part needs showing. */}
+        {f.path.length > 1 && <span class="sr-only">{f.path.slice(0, -1).join('.')}.</span>}
+        {f.path.at(-1)}
+        {f.required && <span aria-hidden="true"> *</span>}
+      </label>
+      {control}
+      {issue && (
+        <span class="field-error" id={described}>
+          {issue}
+        </span>
+      )}
+    </div>
+  )
+}
