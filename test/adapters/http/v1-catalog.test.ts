@@ -40,7 +40,7 @@ test('GET /v1/plugins lists the built-in names with their speeds and the custom 
 })
 
 test('every listed transition, effect and filter passes the validation', async () => {
-  const { transitions, effects, filters } = (await ctx.svc.call('GET', '/v1/plugins')).body as Record<string, string[]>
+  const { transitions, effects, filters } = (await ctx.svc.call('GET', '/v1/plugins')).body as { transitions: string[]; effects: string[]; filters: string[] }
   // One clip per name, one after another on a single track.
   const looks = [
     ...transitions.map((t) => ({ transition: { in: t, out: t } })),
