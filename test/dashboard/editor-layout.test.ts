@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { clipTimes } from '../../adapters/dashboard/ui/editor/clip-times.js'
 import { clipBoxes, FITS } from '../../adapters/dashboard/ui/editor/layout.js'
 import { outputFps, outputSize } from '../../adapters/dashboard/ui/editor/output-frame.js'
-import { outputFps as coreFps, outputSize as coreSize } from '../../core/plan/output-size.js'
+import * as core from '../../core/plan/output-size.js'
 import { ASPECT_RATIOS, RESOLUTIONS } from '../../core/schema/output.js'
 import { placeLayer } from '../../core/render/placement.js'
 import { createRenderer } from '../../index.js'
@@ -17,6 +17,10 @@ import { solidPng, tempDir } from '../helpers/media.js'
 
 const test = suite('the editor lays clips out as the renderer does')
 const dir = tempDir('reelforge-editor-layout-')
+
+// The core reads the validated output (its defaults filled in); these reads use only size, resolution, aspect and fps.
+const coreSize = (o: object) => core.outputSize(o as Parameters<typeof core.outputSize>[0])
+const coreFps = (o: object) => core.outputFps(o as Parameters<typeof core.outputFps>[0])
 
 test('frame size and rate: every resolution × aspect ratio, explicit sizes, fps defaults', () => {
   for (const resolution of RESOLUTIONS)

@@ -1,9 +1,11 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { launchBrowser, listen } from '../helpers/browser.js'
 import { go, near, pixelAt, shot, signIn, unlabelledControls } from '../helpers/dashboard.js'
+import { solidPng, tempDir } from '../helpers/media.js'
 import { testService, type TestService } from '../helpers/service.js'
 
 // The dashboard's visual editor in Debian's Chromium against a real server: pointer drags on the timeline and
@@ -61,6 +63,17 @@ const jsonReads = (page: Page, text: string) =>
   page.waitForFunction((t) => (document.querySelector('#timeline-json') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 5000 }).catch(() => {})
 const clip = (page: Page, track: number, index: number) => page.locator(`.timeline .clip[data-track="${track}"][data-clip="${index}"]`)
 
+/** Polls the JSON view until its edit passes `ok` (a few seconds at most), and returns it. */
+async function editWhen(json: Locator, ok: (edit: any) => boolean): Promise<any> {
+  const until = Date.now() + 5000
+  let edit = await editOf(json)
+  while (!ok(edit) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100))
+    edit = await editOf(json)
+  }
+  return edit
+}
+
 /** Presses at `from`, moves in small steps by (dx, dy) and lets go, as a hand on a mouse would. */
 async function drag(page: Page, from: { x: number; y: number }, dx: number, dy: number, opts: { alt?: boolean } = {}) {
   await page.mouse.move(from.x, from.y)
@@ -89,23 +102,21 @@ test('timeline: drag a clip 2 s right, trim its end, move it to another track; u
 
   // 80 px a second at the default zoom: 160 px is 2 s.
   await drag(page, await middle(shape), 160, 0)
-  await page.waitForFunction(() => document.querySelector('.timeline .clip[data-track="1"][data-clip="0"]')?.getAttribute('data-start') !== '0')
-  const moved = await editOf(json)
+  const moved = await editWhen(json, (e) => e.timeline.tracks[1].clips[0].start !== 0)
   assert.ok(Math.abs(moved.timeline.tracks[1].clips[0].start - 2) <= FRAME, `start ${moved.timeline.tracks[1].clips[0].start}`)
   await shot(page, 'editor-dragged')
 
   // The end edge 80 px left: a second shorter.
   const b = (await shape.boundingBox())!
   await drag(page, { x: b.x + b.width - 3, y: b.y + b.height / 2 }, -80, 0)
-  await page.waitForFunction(() => document.querySelector('.timeline .clip[data-track="1"][data-clip="0"]')?.getAttribute('data-length') !== '3')
-  const trimmed = await editOf(json)
+  const trimmed = await editWhen(json, (e) => e.timeline.tracks[1].clips[0].length !== 3)
   assert.ok(Math.abs(trimmed.timeline.tracks[1].clips[0].length - 2) <= FRAME, `length ${trimmed.timeline.tracks[1].clips[0].length}`)
   assert.is(trimmed.timeline.tracks[1].clips[0].start, moved.timeline.tracks[1].clips[0].start, 'trimming the end keeps the start')
 
   // One row up: onto the title's track; the emptied track goes (the API refuses a track without clips).
   await drag(page, await middle(shape), 0, -44)
   await page.locator('.timeline .clip[data-track="0"][data-clip="1"]').waitFor()
-  const across = await editOf(json)
+  const across = await editWhen(json, (e) => e.timeline.tracks.length === 1)
   assert.is(across.timeline.tracks.length, 1)
   assert.equal(
     across.timeline.tracks[0].clips.map((c: { asset: { type: string } }) => c.asset.type),
@@ -179,7 +190,25 @@ test('inspector: a colour picked for the selected clip turns the preview frame t
   await frameShows(page, 0.5, 0.5, GREEN, 'the rectangle after')
   assert.is((await editOf(json)).timeline.tracks[0].clips[0].asset.fill.color, '#00ff00')
   await frameShows(page, 0.1, 0.1, BLACK, 'the background around it')
+  // The lists come from the renderer's registry: the custom plugins loaded into this server are offered too.
+  const options = (label: string) => page.getByLabel(label, { exact: true }).locator('option').allTextContents()
+  assert.ok((await options('filter')).includes('greenTest'), 'a custom filter')
+  assert.ok((await options('effect')).includes('wobbleTest'), 'a custom effect')
+  assert.ok((await options('transition.in')).includes('irisTest'), 'a custom transition')
+  assert.ok((await options('transition.in')).includes('fadeSlow'), 'a built-in one at another speed')
   await shot(page, 'editor-inspector-colour')
+
+  // A value the API refuses: its own message beside the field, and the clip's bar flagged.
+  const length = page.getByLabel('length', { exact: true })
+  await length.fill('-3')
+  await length.press('Tab')
+  const said = page.locator('.insp-field[data-path="length"] .field-error')
+  await said.waitFor({ timeout: 15_000 })
+  const api = await ctx.svc.call('POST', '/v1/render/validate', { body: await editOf(json) })
+  assert.is(await said.textContent(), api.body.issues.find((i: { path: string }) => i.path === 'timeline.tracks[0].clips[0].length')?.message)
+  assert.is(await length.getAttribute('aria-invalid'), 'true')
+  assert.ok(await clip(page, 0, 0).evaluate((el) => el.classList.contains('has-issue')), 'the bar is flagged')
+  await shot(page, 'editor-inspector-issue')
   await page.close()
 })
 
@@ -230,17 +259,6 @@ test("preview: on a server whose y-axis counts up (Shotstack's), the same drag w
   }
 })
 
-/** Polls the JSON view until its edit passes `ok` (a few seconds at most), and returns it. */
-async function editWhen(json: Locator, ok: (edit: any) => boolean): Promise<any> {
-  const until = Date.now() + 5000
-  let edit = await editOf(json)
-  while (!ok(edit) && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100))
-    edit = await editOf(json)
-  }
-  return edit
-}
-
 test('keyboard only: Tab to a clip, Enter selects it, arrows nudge it a frame and a second, Delete removes it, Ctrl+Z brings it back', async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
   const json = await openEditor(page, EDIT)
@@ -280,6 +298,216 @@ test('keyboard only: Tab to a clip, Enter selects it, arrows nudge it a frame an
   edit = await editWhen(json, (e) => e.timeline.tracks.length === 2)
   assert.is(edit.timeline.tracks[1].clips[0].start, 1, 'back where it was nudged to')
   assert.is(await clip(page, 1, 0).getAttribute('aria-pressed'), 'true', 'and selected again')
+  await page.close()
+})
+
+test('a template with placeholders: open it, rearrange it, fill a sample value the preview draws, save it, render it to COMPLETE', async () => {
+  const made = await ctx.svc.call('POST', '/v1/templates', {
+    body: {
+      name: 'Promo card',
+      template: {
+        timeline: {
+          background: '#000000',
+          tracks: [
+            { clips: [{ asset: { type: 'title', text: '{{ HEADLINE }}', style: 'minimal', position: 'top' }, start: 0, length: 2 }] },
+            {
+              clips: [
+                {
+                  asset: { type: 'shape', shape: 'rectangle', width: 100, height: 60, rectangle: { width: 100, height: 60 }, fill: { color: '{{ COLOUR }}' } },
+                  start: 0,
+                  length: 2,
+                },
+              ],
+            },
+          ],
+        },
+        output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
+        merge: [
+          { find: 'HEADLINE', replace: 'Hello' },
+          { find: 'COLOUR', replace: '#ff0000' },
+        ],
+      },
+    },
+  })
+  assert.is(made.status, 201, JSON.stringify(made.body))
+  const id = made.body.id
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  await signIn(page, ctx.http.url, ctx.svc.live)
+  await go(page, 'Editor')
+  await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Promo card' })
+  await page.getByRole('button', { name: 'Open', exact: true }).click()
+  await page.getByText('Opened template Promo card.').waitFor()
+  const json = page.getByLabel('Timeline JSON (Shotstack format)')
+
+  // The merge fields panel: each placeholder, the field it feeds and its sample value.
+  const panel = page.getByRole('region', { name: 'Merge fields' })
+  assert.is(await panel.getByLabel('HEADLINE').inputValue(), 'Hello')
+  assert.is(await panel.getByLabel('COLOUR').inputValue(), '#ff0000')
+  assert.match((await panel.locator('li[data-merge="COLOUR"]').textContent()) ?? '', /feeds tracks\[1\]\.clips\[0\]\.asset\.fill\.color/)
+  await frameShows(page, 0.5, 0.5, RED, 'the rectangle in its sample colour')
+
+  // A new sample value: the preview draws with it.
+  await panel.getByLabel('COLOUR').fill('#00ff00')
+  await panel.getByLabel('COLOUR').press('Tab')
+  await frameShows(page, 0.5, 0.5, GREEN, 'the rectangle in the new sample colour')
+  await panel.getByLabel('HEADLINE').fill('Big sale')
+  await panel.getByLabel('HEADLINE').press('Tab')
+  // Rearranged: the rectangle one second later.
+  await drag(page, await middle(clip(page, 1, 0)), 80, 0)
+  const edit = await editWhen(json, (e) => e.timeline.tracks[1].clips[0].start === 1)
+  assert.is(edit.timeline.tracks[1].clips[0].start, 1)
+  await shot(page, 'editor-template-open')
+
+  await page.getByRole('button', { name: 'Save template Promo card' }).click()
+  await page.getByText(/Template Promo card saved/).waitFor()
+  const saved = (await ctx.svc.call('GET', `/v1/templates/${id}`)).body
+  assert.equal(saved.template.merge, [
+    { find: 'HEADLINE', replace: 'Big sale' },
+    { find: 'COLOUR', replace: '#00ff00' },
+  ])
+  assert.is(saved.template.timeline.tracks[1].clips[0].start, 1, 'the rearranged timeline is saved')
+  assert.is(saved.template.timeline.tracks[0].clips[0].asset.text, '{{ HEADLINE }}', 'placeholders stay placeholders')
+  assert.is(saved.template.timeline.tracks[1].clips[0].asset.fill.color, '{{ COLOUR }}')
+
+  // Render it from the editor, followed to the end.
+  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const detail = page.locator('.render-detail[data-status="COMPLETE"]')
+  await detail.waitFor({ timeout: 120_000 })
+  const jobId = await detail.getAttribute('data-render')
+  const job = (await ctx.svc.call('GET', `/v1/render/${jobId}?data=true`)).body
+  assert.is(job.status, 'COMPLETE')
+  assert.equal(job.data.merge, saved.template.merge, 'rendered with the sample values')
+  await shot(page, 'editor-template-rendered')
+  assert.equal(await unlabelledControls(page), [])
+  await page.close()
+})
+
+test('JSON view: typing moves the bar; broken JSON is shown at its line and column while the timeline keeps the last good edit', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  const json = await openEditor(page, EDIT)
+  const later = structuredClone(EDIT)
+  later.timeline.tracks[1]!.clips[0]!.start = 1.5
+  await json.fill(JSON.stringify(later, null, 2))
+  await page.waitForFunction(() => document.querySelector('.timeline .clip[data-track="1"][data-clip="0"]')?.getAttribute('data-start') === '1.5')
+  assert.match((await clip(page, 1, 0).getAttribute('aria-label')) ?? '', /from 1\.5 s for 3 s/)
+
+  const broken = JSON.stringify(later, null, 2).replace('"length": 3', '"length": 3,,')
+  await json.fill(broken)
+  const line = broken.split('\n').findIndex((l) => l.includes('3,,')) + 1
+  await page
+    .locator('#timeline-issues')
+    .getByText(new RegExp(`JSON syntax error: .* at line ${line}, column \\d+`))
+    .waitFor()
+  assert.is(await page.locator('.editor .line.bad').count(), 1, 'the line is marked')
+  assert.is(await clip(page, 1, 0).getAttribute('data-start'), '1.5', 'the timeline keeps the last good edit')
+  await shot(page, 'editor-json-broken')
+  await json.fill(JSON.stringify(later, null, 2))
+  await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
+  await page.close()
+})
+
+test('snapping to whole seconds (Alt: none), multi-select, duplicate and a drag of both', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  const json = await openEditor(page, EDIT)
+  const title = clip(page, 0, 0)
+  // 83 px is 1.0375 s: close enough to 1 s to snap there.
+  await drag(page, await middle(title), 83, 0)
+  let edit = await editWhen(json, (e) => e.timeline.tracks[0].clips[0].start !== 0)
+  assert.is(edit.timeline.tracks[0].clips[0].start, 1, 'snapped to the whole second')
+  await page.keyboard.press('Control+z')
+  await editWhen(json, (e) => e.timeline.tracks[0].clips[0].start === 0)
+  await drag(page, await middle(title), 83, 0, { alt: true })
+  edit = await editWhen(json, (e) => e.timeline.tracks[0].clips[0].start !== 0)
+  assert.is(edit.timeline.tracks[0].clips[0].start, 1.04, 'with Alt, where it was let go (on a frame)')
+  await page.keyboard.press('Control+z')
+  await editWhen(json, (e) => e.timeline.tracks[0].clips[0].start === 0)
+
+  // Click one, Shift+click the other: both selected; Ctrl+D copies each after itself.
+  await title.click()
+  await clip(page, 1, 0).click({ modifiers: ['Shift'] })
+  assert.is(await page.locator('.timeline .clip[aria-pressed="true"]').count(), 2)
+  await page.keyboard.press('Control+d')
+  edit = await editWhen(json, (e) => e.timeline.tracks[0].clips.length === 2)
+  assert.equal(
+    edit.timeline.tracks.map((t: { clips: { start: number; length: number }[] }) => t.clips.map((c) => [c.start, c.length])),
+    [
+      [
+        [0, 2],
+        [2, 2],
+      ],
+      [
+        [0, 3],
+        [3, 3],
+      ],
+    ],
+  )
+  assert.is(await page.locator('.timeline .clip[aria-pressed="true"]').count(), 2, 'the copies are selected')
+  // Dragging one of the selected copies moves both.
+  await drag(page, await middle(clip(page, 0, 1)), 80, 0)
+  edit = await editWhen(json, (e) => e.timeline.tracks[0].clips[1].start !== 2)
+  assert.equal([edit.timeline.tracks[0].clips[1].start, edit.timeline.tracks[1].clips[1].start], [3, 4])
+  await shot(page, 'editor-multi-select')
+  await page.close()
+})
+
+test('adding clips: a title at the playhead, a URL, an AI asset and an uploaded image from the library', async () => {
+  const png = await solidPng(join(tempDir('reelforge-editor-'), 'logo.png'), 64, 32, '#3449c9')
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  const json = await openEditor(page, EDIT)
+  // The playhead to 1 s by keyboard (a second per Shift+arrow).
+  await page.getByRole('slider', { name: 'Playhead' }).focus()
+  await page.keyboard.press('Shift+ArrowRight')
+  assert.is(await page.getByRole('slider', { name: 'Playhead' }).getAttribute('aria-valuenow'), '1')
+  await page.getByText('Add a clip').click()
+
+  await page.getByRole('button', { name: 'Add title' }).click()
+  let edit = await editWhen(json, (e) => e.timeline.tracks.length === 3)
+  assert.equal(
+    edit.timeline.tracks[0].clips[0],
+    { asset: { type: 'title', text: 'A new title', style: 'minimal' }, start: 1, length: 3 },
+    'on a new top track, at the playhead',
+  )
+
+  await page.getByLabel('URL', { exact: true }).fill('https://example.com/cat.png')
+  await page.getByRole('button', { name: 'Add URL' }).click()
+  edit = await editWhen(json, (e) => e.timeline.tracks.length === 4)
+  assert.equal(edit.timeline.tracks[0].clips[0].asset, { type: 'image', src: 'https://example.com/cat.png' })
+
+  await page.getByLabel('Prompt', { exact: true }).fill('a red fox in the snow')
+  await page.getByRole('button', { name: 'Add AI asset' }).click()
+  edit = await editWhen(json, (e) => e.timeline.tracks.length === 5)
+  assert.equal(edit.timeline.tracks[0].clips[0].asset, { type: 'text-to-image', prompt: 'a red fox in the snow' })
+
+  await page.getByLabel('Upload a file').setInputFiles(png)
+  edit = await editWhen(json, (e) => e.timeline.tracks.length === 6)
+  const src = edit.timeline.tracks[0].clips[0].asset.src as string
+  assert.equal(edit.timeline.tracks[0].clips[0].asset.type, 'image')
+  const sources = (await ctx.svc.call('GET', '/v1/sources')).body.sources as { url: string; filename: string }[]
+  assert.is(sources.find((s) => s.filename === 'logo.png')?.url, src, 'the uploaded source, hosted')
+  await page.locator('.library li').first().waitFor()
+  assert.match((await page.locator('.library').textContent()) ?? '', /Add logo\.png/, 'and in the media library')
+  assert.is(await page.locator('.timeline .clip').count(), 6)
+  await shot(page, 'editor-added-clips')
+  await page.close()
+})
+
+test('play: the playhead runs in real time and the preview draws frames along it, until paused', async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  await openEditor(page, EDIT)
+  await page.locator('.preview img.frame:not(.stale)').waitFor({ timeout: 60_000 })
+  const play = page.getByRole('button', { name: 'Play', exact: true })
+  await play.click()
+  assert.is(await page.getByRole('button', { name: 'Pause' }).getAttribute('aria-pressed'), 'true')
+  // Frames of later times arrive while it plays.
+  await page.waitForFunction(() => Number((document.querySelector('.preview img.frame') as HTMLImageElement | null)?.dataset.time) > 0.2, undefined, {
+    timeout: 30_000,
+  })
+  await page.getByRole('button', { name: 'Pause' }).click()
+  const at = Number(await page.getByRole('slider', { name: 'Playhead' }).getAttribute('aria-valuenow'))
+  assert.ok(at > 0.2 && at <= 3, `the playhead moved on: ${at}`)
+  await page.waitForTimeout(300)
+  assert.is(Number(await page.getByRole('slider', { name: 'Playhead' }).getAttribute('aria-valuenow')), at, 'and stays once paused')
+  await shot(page, 'editor-played')
   await page.close()
 })
 

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { SourceRecord as Source } from '../../../../service/api-types.js'
-import { api } from '../api'
-import { Notice } from '../components'
-import { sourceName } from '../pages/media-parts'
-import { put } from '../pages/media-upload'
-import { getIn, isObj, type Obj, setIn } from './edit-doc'
-import { AI_ASSETS, type AiAssetType, clipFromAi, clipFromSource, clipFromUrl, QUICK, quickClip } from './new-clips'
-import { addClip } from './ops'
-import type { EditorStore } from './store'
+import { api } from '../api.js'
+import { Notice } from '../components.js'
+import { sourceName } from '../pages/media-parts.js'
+import { put } from '../pages/media-upload.js'
+import { getIn, isObj, type Obj, setIn } from './edit-doc.js'
+import { AI_ASSETS, type AiAssetType, clipFromAi, clipFromSource, clipFromUrl, QUICK, quickClip } from './new-clips.js'
+import { addClip } from './ops.js'
+import type { EditorStore } from './store.js'
 
 /** A font joins `timeline.fonts` (once); any other source becomes a clip. */
 function withSource(edit: Obj, s: Source, at: number): { edit: Obj; selected: Obj[] } {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api'
-import type { Catalog } from './form-model'
+import { api } from '../api.js'
+import type { Catalog } from './form-model.js'
 
 /** A font family the renderer can draw (`GET /v1/fonts`); an uploaded one needs its `src` in `timeline.fonts`. */
 export interface FontFamily {

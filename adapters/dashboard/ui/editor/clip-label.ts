@@ -1,4 +1,4 @@
-import { assetType, getIn, type Obj } from './edit-doc'
+import { assetType, getIn, type Obj } from './edit-doc.js'
 
 const short = (s: string, n = 28) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 

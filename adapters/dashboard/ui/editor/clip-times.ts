@@ -1,5 +1,5 @@
-import { assetType, type ClipRef, clipsOf, isObj, type Obj, tracksOf } from './edit-doc'
-import { mergeValues, sampled } from './placeholders'
+import { assetType, type ClipRef, clipsOf, isObj, num, type Obj, tracksOf } from './edit-doc.js'
+import { mergeValues, sampled } from './placeholders.js'
 
 /** A clip's place on the timeline in seconds, whatever its JSON says (`auto`, `end`, a merge field). */
 export interface Timed {
@@ -14,8 +14,6 @@ export interface Timed {
 /** What a clip of unknown length (`"auto"` on a source not yet probed) is drawn as. */
 const UNKNOWN_LENGTH = 3
 
-const seconds = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) ? Number(x) : undefined)
-
 /**
  * Every clip's times, track by track: numbers as they are, merge fields by their sample values, `"auto"` start
  * after the previous clip of its track (Shotstack's rule), `"end"` length to the end of the rest of the timeline.
@@ -27,8 +25,8 @@ export function clipTimes(edit: Obj): Timed[][] {
     let previousEnd = 0
     return clipsOf(track).flatMap((clip, c) => {
       if (!isObj(clip)) return []
-      const s = seconds(sampled(clip.start, merge))
-      const l = seconds(sampled(clip.length, merge))
+      const s = num(sampled(clip.start, merge))
+      const l = num(sampled(clip.length, merge))
       const start = Math.max(0, s ?? previousEnd)
       const timed: Timed = {
         ref: { track: t, clip: c },

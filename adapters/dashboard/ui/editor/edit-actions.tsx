@@ -1,7 +1,7 @@
-import type { Timed } from './clip-times'
-import { sameRef } from './edit-doc'
-import { deleteClips, duplicateClips } from './ops'
-import type { EditorState, EditorStore } from './store'
+import type { Timed } from './clip-times.js'
+import { sameRef } from './edit-doc.js'
+import { deleteClips, duplicateClips } from './ops.js'
+import type { EditorState, EditorStore } from './store.js'
 
 /** Undo and redo (naming the step they undo or redo), and what can be done to the selection. */
 export function EditActions({ store, state, times }: { store: EditorStore; state: EditorState; times: Timed[][] }) {

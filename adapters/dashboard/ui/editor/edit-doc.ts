@@ -4,6 +4,10 @@
 export type Obj = Record<string, unknown>
 export type Path = readonly (string | number)[]
 
+/** A number, or a string that is one (the API takes `"1.5"` for 1.5); undefined for anything else. */
+export const num = (x: unknown): number | undefined =>
+  typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) ? Number(x) : undefined
+
 export const isObj = (x: unknown): x is Obj => !!x && typeof x === 'object' && !Array.isArray(x)
 
 /** A clip by place: its track's index in `timeline.tracks` and its own in that track's `clips`. */

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact'
-import type { Catalogue } from './catalog'
-import { getIn } from './edit-doc'
-import type { Field } from './form-model'
+import type { Catalogue } from './catalog.js'
+import { getIn } from './edit-doc.js'
+import type { Field } from './form-model.js'
 
 export interface FieldEnv {
   /** The object the fields' paths start from (a clip, the timeline, the output). */
@@ -11,6 +11,8 @@ export interface FieldEnv {
   issue(path: string): string | undefined
   catalogue: Catalogue
   commit(field: Field, value: unknown): void
+  /** A placeholder's sample value (`{{ COLOUR }}` → `#00ff00`), else the value: what the picker shows. */
+  sample(value: unknown): unknown
 }
 
 const idOf = (at: string, f: Field) => `insp-${`${at}.${f.label}`.replace(/[^\w-]+/g, '-')}`
@@ -42,7 +44,8 @@ export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv })
   const value = getIn(env.subject, f.path)
   const issue = env.issue(`${env.at}.${f.label}`)
   const described = issue ? `${id}-issue` : undefined
-  const common = { id, 'aria-invalid': !!issue, 'aria-describedby': described }
+  // The whole path names the control (the label shows only its last part inside a group).
+  const common = { id, 'aria-label': f.label, 'aria-invalid': !!issue, 'aria-describedby': described }
   const commit = (v: unknown) => env.commit(f, v === '' ? undefined : v)
   let control: ComponentChildren
   // A group starts folded unless something in it is set (or wrong): the form stays short.
@@ -57,7 +60,7 @@ export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv })
     )
   if (f.kind === 'json' || (f.animatable && Array.isArray(value)))
     control = (
-      <output id={id} class="insp-json" aria-describedby={described}>
+      <output id={id} class="insp-json" aria-label={f.label} aria-describedby={described}>
         {value === undefined ? '(not set)' : `${shown(value).slice(0, 60)}${shown(value).length > 60 ? '…' : ''}`} — edit in the JSON view
       </output>
     )
@@ -77,7 +80,7 @@ export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv })
   } else if (f.kind === 'color')
     control = (
       <span class="insp-colour">
-        <input {...common} type="color" value={pickerColour(value)} onChange={(e) => commit(e.currentTarget.value)} />
+        <input {...common} type="color" value={pickerColour(env.sample(value))} onChange={(e) => commit(e.currentTarget.value)} />
         <input
           key={shown(value)}
           type="text"
@@ -105,8 +108,6 @@ export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv })
   return (
     <div class="insp-field" data-path={f.label}>
       <label for={id} title={f.description}>
-        {/* The whole path is the name; inside a group only its last part needs showing. */}
-        {f.path.length > 1 && <span class="sr-only">{f.path.slice(0, -1).join('.')}.</span>}
         {f.path.at(-1)}
         {f.required && <span aria-hidden="true"> *</span>}
       </label>

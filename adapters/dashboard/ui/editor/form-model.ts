@@ -1,4 +1,4 @@
-import type { EditSchema, JsonSchema } from './schema'
+import type { EditSchema, JsonSchema } from './schema.js'
 
 /** Lists the inspector fills from the server's catalogue rather than from the schema (custom plugins too). */
 export type Catalog = 'transitions' | 'effects' | 'filters' | 'fonts'

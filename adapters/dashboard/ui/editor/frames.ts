@@ -1,5 +1,5 @@
-import { apiBlob } from '../api'
-import { isObj, type Obj } from './edit-doc'
+import { apiBlob } from '../api.js'
+import { isObj, type Obj } from './edit-doc.js'
 
 // The one way the editor gets pictures of its edit. Today each is `POST /v1/render/frame` (the real renderer,
 // nothing stored or charged); preview sessions on the server can replace this module's insides later without

@@ -1,10 +1,11 @@
-import type { Issue } from '../api'
-import type { Catalogue } from './catalog'
-import { assetType, clipAt, clipPath, getIn, isObj, type Obj, setIn } from './edit-doc'
-import { type FieldEnv, FieldControl } from './field'
-import { type Field, fieldsOf } from './form-model'
-import type { EditSchema } from './schema'
-import type { EditorStore, Step } from './store'
+import type { Issue } from '../api.js'
+import type { Catalogue } from './catalog.js'
+import { assetType, clipAt, clipPath, getIn, isObj, type Obj, setIn } from './edit-doc.js'
+import { type FieldEnv, FieldControl } from './field.js'
+import { type Field, fieldsOf } from './form-model.js'
+import { mergeValues, sampled } from './placeholders.js'
+import type { EditSchema } from './schema.js'
+import type { EditorStore, Step } from './store.js'
 
 interface Props {
   store: EditorStore
@@ -56,6 +57,8 @@ function Section(props: { title: string; fields: Field[]; env: FieldEnv; issues:
  */
 export function Inspector({ store, step, schema, schemaError, catalogue, issues }: Props) {
   const issue = (path: string) => issues.find((i) => i.path === path)?.message
+  const merge = mergeValues(step.edit)
+  const sample = (v: unknown) => sampled(v, merge)
   const body = () => {
     if (!schema) return <p class="muted">{schemaError ? `The edit schema could not be read: ${schemaError.message}` : 'Reading the edit schema…'}</p>
     const edit = step.edit
@@ -69,6 +72,7 @@ export function Inspector({ store, step, schema, schemaError, catalogue, issues 
         at,
         issue,
         catalogue,
+        sample,
         commit: (f, value) => {
           let next = setIn(edit, ['timeline', 'tracks', ref.track, 'clips', ref.clip, ...f.path], value) as Obj
           if (f.catalog === 'fonts') next = withFontFile(next, value, catalogue)
@@ -95,6 +99,7 @@ export function Inspector({ store, step, schema, schemaError, catalogue, issues 
         at: key,
         issue,
         catalogue,
+        sample,
         commit: (f, value) => store.change(`Set ${key}.${f.label}`, setIn(edit, [key, ...f.path], value) as Obj),
       }
       return (

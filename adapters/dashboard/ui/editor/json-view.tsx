@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { syntaxErrors } from '../json-path'
-import { markIssues, parseEdit, TimelineEditor } from '../pages/timeline-editor'
-import type { Obj } from './edit-doc'
-import type { EditorStore } from './store'
-import type { Checked } from './validation'
+import { syntaxErrors } from '../json-path.js'
+import { markIssues, parseEdit, TimelineEditor } from '../pages/timeline-editor.js'
+import type { Obj } from './edit-doc.js'
+import type { EditorStore } from './store.js'
+import type { Checked } from './validation.js'
 
 /**
  * The edit as JSON, in step with everything else both ways: a change made elsewhere reprints it; typing that

@@ -1,7 +1,7 @@
-import { onFrame, type Timed } from './clip-times'
-import { sameRef } from './edit-doc'
-import { deleteClips, duplicateClips, moveClips } from './ops'
-import type { EditorStore } from './store'
+import { onFrame, type Timed } from './clip-times.js'
+import { sameRef } from './edit-doc.js'
+import { deleteClips, duplicateClips, moveClips } from './ops.js'
+import type { EditorStore } from './store.js'
 
 interface Env {
   store: EditorStore

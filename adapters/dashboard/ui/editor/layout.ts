@@ -1,7 +1,7 @@
-import { placeLayer } from '../../../../core/render/placement'
-import { isVisual, type Timed } from './clip-times'
-import { assetType, type ClipRef, getIn, isObj, type Obj } from './edit-doc'
-import { outputSize } from './output-frame'
+import { placeLayer } from '../../../../core/render/placement.js'
+import { isVisual, type Timed } from './clip-times.js'
+import { assetType, type ClipRef, getIn, isObj, num, type Obj } from './edit-doc.js'
+import { outputSize } from './output-frame.js'
 
 // Where each clip is on the frame, worked out here from the renderer's own layout: `placeLayer` is the very
 // function its frame loop uses (core/render/placement.ts); the fits and the assets' own sizes are mirrored from
@@ -22,8 +22,6 @@ const scaled = (s: Size, k: number) => ({ width: s.width * k, height: s.height *
 
 /** Assets laid out at their own pixel size unless the clip says otherwise (their plugins' `defaultFit`). */
 const BOXED = ['html', 'html5', 'shape', 'text', 'rich-text', 'caption', 'rich-caption']
-
-const num = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) ? Number(x) : undefined)
 
 /** An asset's own size, as its plugin's `prepare` gives it; media by what the browser read of the file. */
 export function assetSize(clip: Obj, frame: Size, box: Size | undefined, media: (type: string, src: string) => Size | undefined): Size {

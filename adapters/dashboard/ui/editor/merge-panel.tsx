@@ -1,6 +1,6 @@
-import type { Obj } from './edit-doc'
-import { mergeValues, placeholders, withMergeValue } from './placeholders'
-import type { EditorStore } from './store'
+import type { Obj } from './edit-doc.js'
+import { mergeValues, placeholders, withMergeValue } from './placeholders.js'
+import type { EditorStore } from './store.js'
 
 /** A value typed over a number stays a number when it reads as one (a placeholder in `start` needs one). */
 const typed = (text: string, was: unknown) => (typeof was === 'number' && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text)

@@ -1,5 +1,5 @@
 import type { SourceRecord as Source } from '../../../../service/api-types.js'
-import type { Obj } from './edit-doc'
+import type { Obj } from './edit-doc.js'
 
 /** How long a still (image, title, shape) lasts when added, and media whose length is not known yet. */
 const STILL_SECONDS = 3

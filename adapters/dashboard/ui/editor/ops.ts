@@ -1,4 +1,4 @@
-import { assetType, type ClipRef, clipAt, clipsOf, getIn, isObj, type Obj, sameRef, setIn, tracksOf } from './edit-doc'
+import { assetType, type ClipRef, clipAt, clipsOf, getIn, isObj, type Obj, sameRef, setIn, tracksOf } from './edit-doc.js'
 
 // Pure changes of an edit. Each returns the new edit and the clip objects to select after it (found again by
 // identity, since a change can move clips between tracks and renumber them).

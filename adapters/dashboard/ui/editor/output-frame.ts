@@ -1,4 +1,4 @@
-import { getIn, isObj, type Obj } from './edit-doc'
+import { getIn, isObj, num, type Obj } from './edit-doc.js'
 
 // The output's frame size and rate as the renderer derives them (core/plan/output-size.ts: `outputSize`,
 // `sizeFor`, `outputFps`), mirrored here because that module's types reach into the whole core;
@@ -24,8 +24,6 @@ export function sizeFor(resolution: string, aspect = '16:9'): Size {
   if (aspect === '4:3') return { width: even((H * 4) / 3), height: H }
   return { width: W, height: H }
 }
-
-const num = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) ? Number(x) : undefined)
 
 /** The frame the edit lays out in: `output.size`, else `resolution` × `aspectRatio` (default hd). */
 export function outputSize(output: unknown): Size {

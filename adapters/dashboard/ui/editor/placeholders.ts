@@ -1,4 +1,4 @@
-import { isObj, type Obj } from './edit-doc'
+import { isObj, type Obj } from './edit-doc.js'
 
 // `{{ KEY }}` merge fields as the renderer reads them (core/plan/merge.ts): whitespace inside the braces is
 // ignored and a string that is only a placeholder takes its value's own type ("{{ START }}" → 5.2).

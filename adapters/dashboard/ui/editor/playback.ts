@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { Timed } from './clip-times'
-import { assetType, getIn, type Obj } from './edit-doc'
+import type { Timed } from './clip-times.js'
+import { assetType, getIn, num, type Obj } from './edit-doc.js'
 
 /** How often the playhead moves while playing (the pictures follow at their own, slower pace). */
 const TICK_MS = 1000 / 15
@@ -15,17 +15,15 @@ interface Sound {
   volume: number
 }
 
-const num = (x: unknown, d: number) => (typeof x === 'number' && Number.isFinite(x) ? x : d)
-
 /** The soundtrack and every audio and video clip with a plain `src` (keyframed volumes play at full volume). */
 export function soundsOf(edit: Obj, times: Timed[][], end: number): Sound[] {
   const out: Sound[] = []
   const track = getIn(edit, ['timeline', 'soundtrack', 'src'])
-  if (typeof track === 'string') out.push({ src: track, start: 0, end, trim: 0, speed: 1, volume: num(getIn(edit, ['timeline', 'soundtrack', 'volume']), 1) })
+  if (typeof track === 'string') out.push({ src: track, start: 0, end, trim: 0, speed: 1, volume: num(getIn(edit, ['timeline', 'soundtrack', 'volume'])) ?? 1 })
   for (const t of times.flat()) {
     const src = getIn(t.clip, ['asset', 'src'])
     if (!['audio', 'video'].includes(assetType(t.clip)) || typeof src !== 'string') continue
-    const a = (k: string, d: number) => num(getIn(t.clip, ['asset', k]), d)
+    const a = (k: string, d: number) => num(getIn(t.clip, ['asset', k])) ?? d
     out.push({ src, start: t.start, end: t.start + t.length, trim: a('trim', 0), speed: a('speed', 1), volume: a('volume', 1) })
   }
   return out.filter((s) => s.volume > 0)

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'preact/hooks'
-import { anchorOf } from '../../../../core/render/placement'
-import { getIn, isObj, type Obj, setIn } from './edit-doc'
-import type { ClipBox } from './layout'
-import type { EditorStore } from './store'
+import { anchorOf } from '../../../../core/render/placement.js'
+import { getIn, isObj, num, type Obj, setIn } from './edit-doc.js'
+import type { ClipBox } from './layout.js'
+import type { EditorStore } from './store.js'
 
 /** How near (screen pixels) a dragged box's edge or centre must come to an anchor line to sit on it. */
 const SNAP_PX = 8
@@ -41,9 +41,11 @@ export function usePreviewDrag(env: Env) {
   const [view, setView] = useState<BoxDrag>()
   const start = useRef<{ x: number; y: number; box: ClipBox; kind: 'move' | 'scale'; moved: boolean }>()
   const ySign = env.yAxis === 'up' ? -1 : 1
-  const plain = (v: unknown) => (typeof v === 'number' ? v : Number(v) || 0)
 
   const begin = (e: PointerEvent, box: ClipBox, kind: 'move' | 'scale') => {
+    // Keyframed values are edited in the JSON: a drag would flatten them into one number.
+    const fields = kind === 'move' ? [getIn(box.clip, ['offset', 'x']), getIn(box.clip, ['offset', 'y'])] : [box.clip.scale]
+    if (fields.some(Array.isArray)) return
     ;(e.currentTarget as Element).setPointerCapture?.(e.pointerId)
     start.current = { x: e.clientX, y: e.clientY, box, kind, moved: false }
   }
@@ -53,7 +55,7 @@ export function usePreviewDrag(env: Env) {
     const k = env.zoom()
     const { box } = s
     const { width: W, height: H } = env.frame
-    const offset = { x: plain(getIn(box.clip, ['offset', 'x'])), y: plain(getIn(box.clip, ['offset', 'y'])) }
+    const offset = { x: num(getIn(box.clip, ['offset', 'x'])) ?? 0, y: num(getIn(box.clip, ['offset', 'y'])) ?? 0 }
     if (s.kind === 'move') {
       let x = box.x + (e.clientX - s.x) / k
       let y = box.y + (e.clientY - s.y) / k

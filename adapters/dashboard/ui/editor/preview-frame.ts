@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError } from '../api'
-import type { Obj } from './edit-doc'
-import { frameAt } from './frames'
+import { ApiError } from '../api.js'
+import type { Obj } from './edit-doc.js'
+import { frameAt } from './frames.js'
 
 /** A pause in scrubbing or editing this long asks for the frame (frame previews are rate-limited per key). */
 const SETTLE_MS = 150
@@ -18,58 +18,64 @@ export interface Shown {
 }
 
 /**
- * The picture under the playhead. Still: the frame at `time` once edits and scrubbing settle, the previous one
- * staying until it comes (a newer request cancels an older one). Playing: frames one after another at the
- * moving playhead, as fast as they come within the frame limit.
+ * The picture under the playhead. One frame is asked for at a time: when it comes it is shown — even if the
+ * edit or the playhead has moved on meanwhile, so a long drag still shows pictures — and then the latest
+ * (edit, time) is asked for, if it is not the one shown. While playing, frames follow the moving playhead,
+ * as fast as they come within the frame limit.
  */
 export function usePreviewFrame(edit: Obj, time: number, playing: boolean) {
   const [shown, setShown] = useState<Shown>()
   const [error, setError] = useState<Error>()
   const [busy, setBusy] = useState(false)
-  const latest = useRef(time)
-  latest.current = time
-  const [retry, setRetry] = useState(0)
+  const wanted = useRef({ edit, time, playing })
+  wanted.current = { edit, time, playing }
+  const pump = useRef<{ running: boolean; last?: { edit: Obj; time: number }; timer?: number; stop: AbortController }>({
+    running: false,
+    stop: new AbortController(),
+  })
 
   useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown])
+  useEffect(() => () => (pump.current.stop.abort(), window.clearTimeout(pump.current.timer)), [])
 
-  const draw = async (t: number, abort: AbortController) => {
+  const run = async () => {
+    const p = pump.current
+    if (p.running || p.stop.signal.aborted) return
+    p.running = true
     setBusy(true)
+    let wait = 0
     try {
-      const png = await frameAt(edit, t, playing ? 'play' : 'still', abort.signal)
-      if (abort.signal.aborted) return
-      setShown({ url: URL.createObjectURL(png), time: t, edit })
-      setError(undefined)
-    } catch (e) {
-      if (abort.signal.aborted) return
-      setError(e as Error)
-      if (e instanceof ApiError && e.status === 429) window.setTimeout(() => setRetry((n) => n + 1), BACKOFF_MS)
+      for (;;) {
+        const w = wanted.current
+        if (p.last && p.last.edit === w.edit && p.last.time === w.time) break
+        const began = performance.now()
+        try {
+          const png = await frameAt(w.edit, w.time, w.playing ? 'play' : 'still', p.stop.signal)
+          if (p.stop.signal.aborted) return
+          p.last = { edit: w.edit, time: w.time }
+          setShown({ url: URL.createObjectURL(png), time: w.time, edit: w.edit })
+          setError(undefined)
+        } catch (e) {
+          if (p.stop.signal.aborted) return
+          setError(e as Error)
+          // Said of this edit at this time: not asked again until one of them changes (or, for 429, soon).
+          p.last = { edit: w.edit, time: w.time }
+          if (e instanceof ApiError && e.status === 429) wait = BACKOFF_MS
+          if (wait) break
+        }
+        if (wanted.current.playing) await new Promise((r) => window.setTimeout(r, Math.max(0, PLAY_EVERY_MS - (performance.now() - began))))
+      }
     } finally {
-      if (!abort.signal.aborted) setBusy(false)
+      p.running = false
+      if (!p.stop.signal.aborted) setBusy(false)
     }
+    if (wait) p.timer = window.setTimeout(() => ((p.last = undefined), void run()), wait)
   }
 
-  // Still: one frame per settled (edit, time).
+  // Still: once the edit and the playhead settle. Playing: at once (the loop paces itself).
   useEffect(() => {
-    if (playing) return
-    const abort = new AbortController()
-    const timer = window.setTimeout(() => void draw(time, abort), SETTLE_MS)
-    return () => (window.clearTimeout(timer), abort.abort())
-  }, [edit, time, playing, retry])
-
-  // Playing: a loop that always asks for where the playhead is now.
-  useEffect(() => {
-    if (!playing) return
-    const abort = new AbortController()
-    void (async () => {
-      while (!abort.signal.aborted) {
-        const began = performance.now()
-        await draw(latest.current, abort)
-        const wait = PLAY_EVERY_MS - (performance.now() - began)
-        if (wait > 0) await new Promise((r) => window.setTimeout(r, wait))
-      }
-    })()
-    return () => abort.abort()
-  }, [edit, playing])
+    window.clearTimeout(pump.current.timer)
+    pump.current.timer = window.setTimeout(() => void run(), playing ? 0 : SETTLE_MS)
+  }, [edit, time, playing])
 
   return { shown, error, busy }
 }

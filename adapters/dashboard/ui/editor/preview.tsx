@@ -1,14 +1,15 @@
+import './preview.css'
 import { useRef } from 'preact/hooks'
-import { IssueList } from '../components'
-import type { Timed } from './clip-times'
-import { clipLabel, secs } from './clip-label'
-import { assetType, sameRef } from './edit-doc'
-import { type ClipBox, clipBoxes } from './layout'
-import { useMediaSizes } from './media-size'
-import { outputSize } from './output-frame'
-import { usePreviewDrag } from './preview-drag'
-import type { Shown } from './preview-frame'
-import type { EditorStore, Step } from './store'
+import { IssueList } from '../components.js'
+import type { Timed } from './clip-times.js'
+import { clipLabel, secs } from './clip-label.js'
+import { assetType, sameRef } from './edit-doc.js'
+import { type ClipBox, clipBoxes } from './layout.js'
+import { useMediaSizes } from './media-size.js'
+import { outputSize } from './output-frame.js'
+import { usePreviewDrag } from './preview-drag.js'
+import type { Shown } from './preview-frame.js'
+import type { EditorStore, Step } from './store.js'
 
 interface Props {
   store: EditorStore
@@ -35,6 +36,8 @@ export function Preview({ store, step, times, playhead, yAxis, frame, playing, t
   const drag = usePreviewDrag({ store, frame: size, yAxis, zoom: () => (stage.current?.clientWidth ?? size.width) / size.width })
   const boxes = clipBoxes(step.edit, times, playhead, yAxis, media)
   const { shown } = frame
+  // A picture of an earlier edit or time stays until the next one comes, dimmed.
+  const stale = !!shown && !playing && (shown.edit !== step.edit || Math.abs(shown.time - playhead) > 1e-6)
 
   const press = (e: PointerEvent, b: ClipBox, kind: 'move' | 'scale') => {
     if (e.button !== 0) return
@@ -79,7 +82,13 @@ export function Preview({ store, step, times, playhead, yAxis, frame, playing, t
       <h2 id="preview-title">Preview</h2>
       <div class="stage" ref={stage} style={{ aspectRatio: `${size.width} / ${size.height}` }} onPointerDown={() => store.select([])}>
         {shown ? (
-          <img class="frame" src={shown.url} data-time={shown.time} alt={`the frame at ${secs(shown.time)}, drawn by the renderer`} draggable={false} />
+          <img
+            class={stale ? 'frame stale' : 'frame'}
+            src={shown.url}
+            data-time={shown.time}
+            alt={`the frame at ${secs(shown.time)}, drawn by the renderer`}
+            draggable={false}
+          />
         ) : (
           <p class="muted stage-wait">{frame.error ? 'No frame.' : 'Drawing the first frame…'}</p>
         )}
@@ -103,7 +112,7 @@ export function Preview({ store, step, times, playhead, yAxis, frame, playing, t
         </button>
         <output aria-live="off">{secs(playhead)}</output>
         <span class="muted" role="status">
-          {frame.busy ? 'Drawing…' : shown ? `Showing ${secs(shown.time)}` : ''}
+          {frame.busy ? 'Drawing…' : shown ? `Showing ${secs(shown.time)}${stale ? ' (of an earlier edit)' : ''}` : ''}
         </span>
       </div>
       <IssueList error={frame.error} id="preview-error" />

@@ -1,6 +1,6 @@
 import { useRef } from 'preact/hooks'
-import { onFrame } from './clip-times'
-import { secs } from './clip-label'
+import { onFrame } from './clip-times.js'
+import { secs } from './clip-label.js'
 
 interface Props {
   /** Seconds the ruler spans. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api'
-import { isObj, type Obj } from './edit-doc'
+import { api } from '../api.js'
+import { isObj, type Obj } from './edit-doc.js'
 
 /** A JSON Schema node as the API publishes it (draft 2020-12, from the valibot schemas). */
 export type JsonSchema = Obj & {

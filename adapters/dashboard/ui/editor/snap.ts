@@ -1,4 +1,4 @@
-import type { Timed } from './clip-times'
+import type { Timed } from './clip-times.js'
 
 /** How near (in screen pixels) a dragged edge must come to a snap point to land on it. */
 export const SNAP_PX = 8

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { type ClipRef, type Obj, refOf } from './edit-doc'
+import { type ClipRef, type Obj, refOf } from './edit-doc.js'
 
 /** One step of the history: the edit after a change, what was selected then, and the change's name. */
 export interface Step {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, type Template, type TemplateSummary } from '../api'
-import { IssueList, Notice, useAction, when } from '../components'
-import { RenderDetail } from '../pages/render-detail'
-import { previewEdit } from './frames'
-import type { EditorStore } from './store'
+import { api, type Template, type TemplateSummary } from '../api.js'
+import { IssueList, Notice, useAction, when } from '../components.js'
+import { RenderDetail } from '../pages/render-detail.js'
+import { previewEdit } from './frames.js'
+import type { EditorStore } from './store.js'
 
 /** The template the editor's draft belongs to (`{id, name}`), kept for the tab like the draft itself. */
 export const OPEN_TEMPLATE = 'reelforge.editor.template'

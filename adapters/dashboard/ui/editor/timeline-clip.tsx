@@ -1,7 +1,7 @@
-import type { Timed } from './clip-times'
-import { clipLabel, secs } from './clip-label'
-import { assetType } from './edit-doc'
-import type { DragKind } from './timeline-drag'
+import type { Timed } from './clip-times.js'
+import { clipLabel, secs } from './clip-label.js'
+import { assetType } from './edit-doc.js'
+import type { DragKind } from './timeline-drag.js'
 
 interface Props {
   timed: Timed

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'preact/hooks'
-import { onFrame, type Timed } from './clip-times'
-import { type ClipRef, sameRef } from './edit-doc'
-import { moveClips, type Result, trimClip } from './ops'
-import { SNAP_PX, snapDelta, snapPoints } from './snap'
-import type { EditorStore } from './store'
+import { onFrame, type Timed } from './clip-times.js'
+import { type ClipRef, sameRef } from './edit-doc.js'
+import { moveClips, type Result, trimClip } from './ops.js'
+import { SNAP_PX, snapDelta, snapPoints } from './snap.js'
+import type { EditorStore } from './store.js'
 
 /** What is being dragged: the selected clips' bodies (move) or one clip's edge (trim). */
 export type DragKind = 'move' | 'start' | 'end'

@@ -1,10 +1,11 @@
+import './timeline.css'
 import { useState } from 'preact/hooks'
-import { type Timed, timelineEnd } from './clip-times'
-import { type ClipRef, clipPath, sameRef } from './edit-doc'
-import { Ruler } from './ruler'
-import type { EditorStore, Step } from './store'
-import { TimelineClip } from './timeline-clip'
-import { type DragView, useTimelineDrag } from './timeline-drag'
+import { type Timed, timelineEnd } from './clip-times.js'
+import { type ClipRef, clipPath, sameRef } from './edit-doc.js'
+import { Ruler } from './ruler.js'
+import type { EditorStore, Step } from './store.js'
+import { TimelineClip } from './timeline-clip.js'
+import { type DragView, useTimelineDrag } from './timeline-drag.js'
 
 const ROW_HEIGHT = 44
 const ZOOMS = [10, 20, 40, 60, 80, 120, 160, 240, 400]
@@ -78,7 +79,15 @@ export function Timeline({ store, step, times, fps, playhead, onSeek, flagged }:
             new track
           </li>
         </ul>
-        <div class="tl-scroll">
+        {/* Ctrl+wheel zooms (a plain wheel scrolls as usual). */}
+        <div
+          class="tl-scroll"
+          onWheel={(e) => {
+            if (!e.ctrlKey) return
+            e.preventDefault()
+            setZoom((z) => Math.max(0, Math.min(ZOOMS.length - 1, z + (e.deltaY < 0 ? 1 : -1))))
+          }}
+        >
           <div class="tl-canvas" style={{ width: `${span * pxPerSecond}px` }}>
             <Ruler span={span} pxPerSecond={pxPerSecond} playhead={playhead} fps={fps} onSeek={onSeek} />
             <div class="tl-rows" style={{ height: `${rows * ROW_HEIGHT}px` }}>

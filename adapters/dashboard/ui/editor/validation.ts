@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, ApiError, type Issue } from '../api'
-import type { Obj } from './edit-doc'
+import { api, ApiError, type Issue } from '../api.js'
+import type { Obj } from './edit-doc.js'
 
 /** Typing or dragging pauses this long before the edit is checked. */
 const SETTLE_MS = 400
