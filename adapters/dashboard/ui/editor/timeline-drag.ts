@@ -36,16 +36,15 @@ interface Env {
  */
 export function useTimelineDrag(env: Env) {
   const [view, setView] = useState<DragView>()
-  const session = useRef<{ kind: DragKind; refs: ClipRef[]; x: number; y: number; moved: boolean }>()
+  type Session = { kind: DragKind; refs: ClipRef[]; x: number; y: number; moved: boolean }
+  const session = useRef<Session>()
   const timed = (r: ClipRef) => env.times.flat().find((t) => sameRef(t.ref, r))
 
   const begin = (e: PointerEvent, kind: DragKind, refs: ClipRef[]) => {
     ;(e.currentTarget as Element).setPointerCapture?.(e.pointerId)
     session.current = { kind, refs, x: e.clientX, y: e.clientY, moved: false }
   }
-  const compute = (e: PointerEvent): DragView | undefined => {
-    const s = session.current
-    if (!s) return undefined
+  const compute = (s: Session, e: PointerEvent): DragView => {
     const raw = (e.clientX - s.x) / env.pxPerSecond
     const dragged = s.refs.flatMap((r) => timed(r) ?? [])
     const edges = dragged.flatMap((t) => (s.kind === 'move' ? [t.start, t.start + t.length] : s.kind === 'start' ? [t.start] : [t.start + t.length]))
@@ -63,7 +62,7 @@ export function useTimelineDrag(env: Env) {
     if (!s) return
     if (!s.moved && Math.hypot(e.clientX - s.x, e.clientY - s.y) < 3) return
     s.moved = true
-    setView(compute(e))
+    setView(compute(s, e))
   }
   /** Ends the drag; returns whether it moved anything (a press without a move is a click). */
   const end = (e: PointerEvent): boolean => {
@@ -71,10 +70,7 @@ export function useTimelineDrag(env: Env) {
     session.current = undefined
     setView(undefined)
     if (!s?.moved) return false
-    session.current = s
-    const v = compute(e)
-    session.current = undefined
-    if (v) commit(v)
+    commit(compute(s, e))
     return true
   }
   const commit = (v: DragView) => {
