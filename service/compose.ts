@@ -1,5 +1,6 @@
 import type { ServedAssets } from './assets/served.js'
 import type { Transfers } from './assets/transfers.js'
+import { setMaxListeners } from 'node:events'
 import { RenderError, type AiRunner, type Compositor } from '../core/index.js'
 import type { Idempotency } from './accounts/idempotency.js'
 import type { KeyStore } from './accounts/keys.js'
@@ -89,6 +90,8 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
   register(c, config, await openDatabase(dbTarget(config)), overrides, await loadPluginModules(config.pluginModules))
   const get = <T>(token: symbol) => c.resolve<T>(token)
   const stopping = new AbortController()
+  // Every frame preview in flight listens to it (AbortSignal.any): as many as the server serves at once.
+  setMaxListeners(0, stopping.signal)
   const app = {
     stopping: stopping.signal,
     config,

@@ -1,6 +1,6 @@
 import type { AiRunner, Compositor, Edit, ImageGenerator, RenderOptions, RenderResult, ValidateOptions } from '../../core/index.js'
 import type { ChildConfig } from './protocol.js'
-import { RenderProcess, type ProcessLimits } from './render-process.js'
+import { abortError, RenderProcess, type ProcessLimits } from './render-process.js'
 
 export type { ChildConfig } from './protocol.js'
 export type { ProcessLimits } from './render-process.js'
@@ -36,7 +36,8 @@ export class IsolatedRenderer implements Compositor {
   }
 
   async render(edit: Edit, opts: RenderOptions): Promise<RenderResult> {
-    opts.signal?.throwIfAborted()
+    // A client gone before the render began (its reason a DOMException): cancelled, as any abort.
+    if (opts.signal?.aborted) throw abortError(opts.signal)
     const process = this.idle.pop() ?? this.spawn()
     try {
       return await process.render(edit, opts)

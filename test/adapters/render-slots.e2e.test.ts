@@ -168,6 +168,36 @@ frames('the client disconnects after 1 s → the frame stops within 2 s (its ren
   }
 })
 
+frames('clients that give up at once (an editor scrubbing) are neither errors in the log nor a listener leak', async () => {
+  const server = await startServer(defaultConfig({ dataDir: tempDir('reelforge-frames-'), port: 0, network: LOOPBACK }))
+  const logged: string[] = []
+  const warnings: string[] = []
+  const error = console.error
+  console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '))
+  const onWarning = (w: Error) => warnings.push(w.name)
+  process.on('warning', onWarning)
+  try {
+    const key = (await server.service.keys.create()).key
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const body = JSON.stringify({ ...titleEdit(1, output), time: 0.5 })
+    const asks = Array.from({ length: 15 }, () =>
+      fetch(`${server.url}/v1/render/frame`, { method: 'POST', headers, body, signal: AbortSignal.timeout(30) }).catch(() => undefined),
+    )
+    await Promise.all(asks)
+    await sleep(1500)
+    assert.equal(
+      logged.filter((l) => /\[http\].*failed/.test(l)),
+      [],
+      'a client that left is not a server failure',
+    )
+    assert.equal(warnings, [], 'no MaxListenersExceededWarning')
+  } finally {
+    console.error = error
+    process.off('warning', onWarning)
+    await server.close(1000)
+  }
+})
+
 frames('past its limit → 422 E_TIME_LIMIT naming limits.frameSeconds, in about that time', async () => {
   const svc = await testService({ config: { isolateRenders: true, pluginModules: [RUNAWAY], limits: { ...DEFAULT_LIMITS, frameSeconds: 3 } } })
   try {

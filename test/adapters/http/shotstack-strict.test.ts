@@ -72,7 +72,7 @@ output("is refused on Shotstack's surface (its schema requires it) naming `outpu
   const withOutput = await call('POST', '/edit/v1/render', live, titleEdit())
   assert.is(withOutput.status, 201, JSON.stringify(withOutput.body))
 })
-output("a template whose edit has no output is refused too, on save and on update, naming `template.output`", async () => {
+output('a template whose edit has no output is refused too, on save and on update, naming `template.output`', async () => {
   const { output: _o, ...noOutput } = titleEdit()
   refused(await call('POST', '/edit/v1/templates', live, { name: 'no output', template: noOutput }), 400, 'Bad Request', /^template\.output: is required/)
   const saved = await call('POST', '/edit/v1/templates', live, { name: 'with output', template: titleEdit() })
