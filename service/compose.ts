@@ -26,6 +26,8 @@ import type { GeneratedAssets } from './create/assets.js'
 import type { SourceImporter } from './sources/importer.js'
 import type { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
+import { readiness, type Readiness } from './health/readiness.js'
+import { redisProbe } from './queue/redis-check.js'
 import type { WebhookOutbox } from './webhooks/outbox.js'
 import type { Webhooks } from './webhooks/events.js'
 import { register, type ServiceOverrides } from './wiring.js'
@@ -68,6 +70,8 @@ export interface Application {
   limiter: RateLimiter
   /** Account-level integrations (S3 credentials for `output.destinations`). */
   integrations: IntegrationStore
+  /** `/readyz`: the database, Redis (when configured) and storage answer. */
+  readiness: Readiness
   /** Aborts when `stop` begins: work tied to a request (frame previews) ends at once instead of holding the stop. */
   stopping: AbortSignal
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
@@ -124,8 +128,18 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
   }
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer
+  const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined
+  const ready = readiness(
+    {
+      database: async () => void (await app.db.get('SELECT 1 AS ok')),
+      ...(redis ? { redis: redis.check } : {}),
+      storage: (signal) => app.storage.check(signal),
+    },
+    { close: async () => redis?.close() },
+  )
   return {
     ...app,
+    readiness: ready,
     start: async () => {
       app.queue.start()
       await app.outbox.start()
@@ -146,6 +160,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
       await app.outbox.stop()
     },
     close: async () => {
+      await ready.close()
       if (owned instanceof IsolatedRenderer) owned.close()
       await app.db.close()
     },

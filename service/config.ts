@@ -143,7 +143,13 @@ export interface S3Config {
 /** S3 config from the environment: `REELFORGE_S3_BUCKET` (required), `_REGION`, `_ENDPOINT`, `_PREFIX`. */
 export function s3ConfigFromEnv(env = process.env): S3Config | undefined {
   if (!env.REELFORGE_S3_BUCKET) return undefined
-  return { bucket: env.REELFORGE_S3_BUCKET, region: env.REELFORGE_S3_REGION, endpoint: env.REELFORGE_S3_ENDPOINT, prefix: env.REELFORGE_S3_PREFIX }
+  // An empty variable is an unset one (`REELFORGE_S3_REGION=` in an env file), not a region named "".
+  return {
+    bucket: env.REELFORGE_S3_BUCKET,
+    region: env.REELFORGE_S3_REGION || undefined,
+    endpoint: env.REELFORGE_S3_ENDPOINT || undefined,
+    prefix: env.REELFORGE_S3_PREFIX || undefined,
+  }
 }
 
 export const DEFAULT_LIMITS: Limits = {

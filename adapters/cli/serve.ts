@@ -1,8 +1,10 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultConfig } from '../../service/config.js'
-import { startServer } from '../http/serve.js'
+import { dbTarget, defaultConfig } from '../../service/config.js'
 import { redact } from '../../service/redact.js'
+import { storageFor } from '../../service/storage/storage-select.js'
+import { countOption, listenProblem, preflight, redisUrlOption, refuse } from './startup.js'
+import { exitOnStopSignal, stopGraceSeconds } from './stop-signals.js'
 
 const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR] [--y-axis down|up] [--shotstack]
   --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)
@@ -40,14 +42,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.error(`--y-axis must be down or up, not ${axis}\n${USAGE}`)
     return 64
   }
+  const redisUrl = redisUrlOption('serve', values.redis)
+  // Settings that would do nothing in this mode are refused: the operator believes they do something.
+  if (!redisUrl && values.segments !== undefined) refuse('serve', '--segments splits renders over BullMQ workers: it needs --redis', 64)
+  if (!redisUrl && Number(process.env.REELFORGE_SEGMENTS || 1) !== 1)
+    refuse('serve', 'REELFORGE_SEGMENTS splits renders over BullMQ workers: it needs --redis (or REELFORGE_REDIS_URL)', 64)
+  if (redisUrl && values.concurrency !== undefined)
+    refuse('serve', '--concurrency does nothing with --redis: renders run on `reelforge worker` processes (their --concurrency)', 64)
   const config = defaultConfig({
-    port: values.port !== undefined ? Number(values.port) : Number(process.env.PORT ?? 3000),
+    port: countOption('serve', values.port !== undefined ? '--port' : 'PORT', values.port ?? process.env.PORT, 3000, 0, 65535),
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
     dataDir: values.data ?? process.env.REELFORGE_DATA ?? 'data',
-    concurrency: values.concurrency !== undefined ? Number(values.concurrency) : 1,
+    concurrency: countOption('serve', '--concurrency', values.concurrency, 1, 0),
     baseUrl: values['base-url'] ?? process.env.REELFORGE_BASE_URL,
     leaseMs: Number(process.env.REELFORGE_LEASE_MS ?? 15_000),
-    redisUrl: values.redis ?? process.env.REELFORGE_REDIS_URL,
+    redisUrl,
     ...(values.database ? { databaseUrl: values.database } : {}),
     ...(values['allow-files']
       ? {
@@ -59,16 +68,23 @@ export async function serveCommand(argv: string[]): Promise<number> {
           },
         }
       : {}),
-    segments: Number(values.segments ?? process.env.REELFORGE_SEGMENTS ?? 1),
+    segments: countOption(
+      'serve',
+      values.segments !== undefined ? '--segments' : 'REELFORGE_SEGMENTS',
+      values.segments ?? process.env.REELFORGE_SEGMENTS,
+      1,
+      1,
+      64,
+    ),
     ...(axis !== undefined ? { yAxis: axis } : {}),
     ...(values.shotstack ? { shotstack: true } : {}),
   })
-  const segmentsOk = Number.isInteger(config.segments) && config.segments! >= 1 && config.segments! <= 64
-  if (!Number.isInteger(config.port) || config.port < 0 || !Number.isInteger(config.concurrency) || config.concurrency < 0 || !segmentsOk) {
-    console.error(USAGE)
-    return 64
-  }
-  const running = await startServer(config)
+  await preflight('serve', { database: dbTarget(config), redisUrl, storage: storageFor(config) })
+  // The service's modules load only once the options are known to be good: a refusal comes at once.
+  const { startServer } = await import('../http/serve.js')
+  const running = await startServer(config).catch((e: NodeJS.ErrnoException) =>
+    refuse('serve', e.syscall === 'listen' ? listenProblem(e, config.host, config.port) : `cannot start: ${e.message}`, 1),
+  )
   const rendering = config.redisUrl
     ? `renders queued on BullMQ at ${redact(config.redisUrl)} for reelforge worker${config.segments! > 1 ? `, split in ${config.segments} segments` : ''}`
     : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
@@ -77,26 +93,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   console.log(`dashboard: ${running.url}/dashboard`)
   // Renders in progress get the grace to finish, then go back to the queue; a second signal skips the grace.
   const grace = stopGraceSeconds()
-  await new Promise<void>((resolve) => {
-    let stopping = false
-    const stop = (signal: string) => {
-      if (stopping) {
-        // Render processes end with this one (they watch it); their jobs' leases lapse and they are re-queued.
-        console.log(`${signal} again: stopping now`)
-        process.exit(130)
-      }
-      stopping = true
-      console.log(`${signal}: finishing running renders for up to ${grace} s (REELFORGE_STOP_GRACE_S), then stopping`)
-      void running.close(grace * 1000).finally(resolve)
-    }
-    process.on('SIGINT', () => stop('SIGINT'))
-    process.on('SIGTERM', () => stop('SIGTERM'))
-  })
-  return 0
-}
-
-/** Seconds a stopping server gives renders in progress before it re-queues them: env `REELFORGE_STOP_GRACE_S`, default 30. */
-function stopGraceSeconds(): number {
-  const n = Number(process.env.REELFORGE_STOP_GRACE_S ?? 30)
-  return Number.isFinite(n) && n >= 0 ? n : 30
+  return exitOnStopSignal(
+    'serve',
+    grace,
+    (graceMs) => running.close(graceMs),
+    () => `finishing running renders for up to ${grace} s (REELFORGE_STOP_GRACE_S), then stopping`,
+  )
 }

@@ -211,10 +211,18 @@ export class BullQueue implements JobQueue {
   async stop(): Promise<void> {
     this.stopRequested = true
     clearInterval(this.timer)
-    await this.reconciling
-    await this.cover?.close()
-    await this.events.close()
-    await this.queue.close()
-    await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())))
+    const closed = (async () => {
+      await this.reconciling
+      await this.cover?.close()
+      await this.events.close()
+      await this.queue.close()
+      await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())))
+    })()
+    // With Redis away each close above waits for it forever: they get a few seconds, then the connections are
+    // cut (nothing is lost — the jobs are in the database, and the next start reconciles them).
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 3000)))
+    if ((await Promise.race([closed.catch(() => {}), late])) === 'late') for (const c of this.connections) c.disconnect()
+    clearTimeout(timer)
   }
 }

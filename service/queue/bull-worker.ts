@@ -106,6 +106,8 @@ export async function startBullWorker(o: BullWorkerOptions) {
   await Promise.all([worker.waitUntilReady(), pieces.waitUntilReady(), pieceEvents.waitUntilReady(), coverEvents.waitUntilReady()])
   return {
     worker,
+    /** The worker of pieces of split renders (every worker takes them). */
+    pieces,
     /** Finishes the renders in progress (BullMQ's close waits for them), then disconnects. */
     async close(force = false) {
       await worker.close(force)

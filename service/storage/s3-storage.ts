@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import type { S3Config } from '../config.js'
+import { checkBucket, createBucket } from './s3-bucket.js'
 import { contentType, STORAGE_KEY, type Storage } from './storage.js'
 
 /**
@@ -75,6 +76,15 @@ export class S3Storage implements Storage {
    */
   presignPut(key: string, seconds: number): Promise<string> {
     return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }), { expiresIn: seconds })
+  }
+
+  check(signal?: AbortSignal): Promise<void> {
+    return checkBucket(this.s3, this.config, signal)
+  }
+
+  /** Creates the bucket when it is missing (`reelforge check --create-bucket`). */
+  createBucket(): Promise<'created' | 'exists'> {
+    return createBucket(this.s3, this.config)
   }
 
   localPath(): undefined {

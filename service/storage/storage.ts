@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs'
-import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { access, constants, copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -15,6 +15,8 @@ export interface Storage {
   remove(key: string): Promise<void>
   /** Object storage only: a URL the client PUTs a file to for `key` directly, valid `seconds` (uploads). */
   presignPut?(key: string, seconds: number): Promise<string>
+  /** Resolves when files can be stored (the bucket answers these credentials; the folder is writable); throws why not. */
+  check(signal?: AbortSignal): Promise<void>
 }
 
 /** Content types of the files renders, image generation and source imports store, by extension. */
@@ -80,6 +82,15 @@ export class LocalStorage implements Storage {
 
   localPath(key: string): string | undefined {
     return STORAGE_KEY.test(key) ? this.pathOf(key) : undefined
+  }
+
+  async check(): Promise<void> {
+    try {
+      await mkdir(this.root, { recursive: true })
+      await access(this.root, constants.W_OK)
+    } catch (e) {
+      throw new Error(`cannot write to ${this.root} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+    }
   }
 
   async remove(key: string): Promise<void> {

@@ -1,19 +1,20 @@
 import type { Compositor } from '../../../core/index.js'
 import type { Db } from '../../../service/db/db.js'
+import type { Readiness } from '../../../service/health/readiness.js'
 import { IsolatedRenderer } from '../../../service/isolation/isolated-renderer.js'
 import type { RenderWorker } from '../../../service/jobs/worker.js'
 import type { RouteSpec } from '../route.js'
 
 /** A gauge or counter line block in Prometheus' text format. */
-const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [labels: string, value: number][]) =>
+export const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [labels: string, value: number][]) =>
   [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples.map(([l, v]) => `${name}${l} ${v}`)].join('\n')
 
 /**
- * Operations: `/healthz` (the process answers), `/readyz` (it can take work: the database answers and it is
- * not shutting down), `/metrics` (Prometheus). Counts come from the database, so every process of a
- * deployment reports the same queue; render speed is this process's own.
+ * Operations: `/healthz` (the process answers), `/readyz` (it can take work: the database, Redis when
+ * configured and storage answer, and it is not shutting down), `/metrics` (Prometheus). Counts come from the
+ * database, so every process of a deployment reports the same queue; render speed is this process's own.
  */
-export function opsRoutes(d: { db: Db; worker: RenderWorker; renderer?: Compositor; isShuttingDown: () => boolean }): RouteSpec[] {
+export function opsRoutes(d: { db: Db; readiness: Readiness; worker: RenderWorker; renderer?: Compositor; isShuttingDown: () => boolean }): RouteSpec[] {
   return [
     {
       method: 'get',
@@ -29,18 +30,13 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; renderer?: Composit
       path: '/readyz',
       operationId: 'getReadiness',
       auth: 'none',
-      summary: 'Readiness: the database answers and the server is not shutting down',
+      summary: 'Readiness: the database, Redis (when configured) and storage answer, and the server is not shutting down',
       responses: { 200: { description: 'ready' }, 503: { description: 'not ready' } },
       handler: async (event) => {
-        let db = true
-        try {
-          await d.db.get('SELECT 1 AS ok')
-        } catch {
-          db = false
-        }
-        const ready = db && !d.isShuttingDown()
+        const report = await d.readiness.report()
+        const ready = report.ready && !d.isShuttingDown()
         if (!ready) event.res.status = 503
-        return { ready, database: db, shutting_down: d.isShuttingDown() }
+        return { ready, ...report.checks, shutting_down: d.isShuttingDown() }
       },
     },
     {
@@ -84,7 +80,7 @@ export function opsRoutes(d: { db: Db; worker: RenderWorker; renderer?: Composit
 }
 
 /** This process's render processes by state: busy ones are rendering a job or a frame; idle ones wait for the next. */
-function processMetric(renderer: IsolatedRenderer): string {
+export function processMetric(renderer: IsolatedRenderer): string {
   const { busy, idle } = renderer.processes()
   return metric('reelforge_render_processes', 'gauge', "This process's render processes, busy or idle.", [
     ['{state="busy"}', busy],
