@@ -11,6 +11,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   '-v': async () => (console.log(await version()), 0),
   serve: async (argv) => (await import('./serve.js')).serveCommand(argv),
   worker: async (argv) => (await import('./worker.js')).workerCommand(argv),
+  check: async (argv) => (await import('./check.js')).checkCommand(argv),
   keys: async (argv) => (await import('./keys.js')).keysCommand(argv),
   wallet: async (argv) => (await import('./wallet.js')).walletCommand(argv),
   compat: async (argv) => (await import('./compat.js')).compatCommand(argv),
@@ -26,6 +27,7 @@ usage:
   reelforge preview <edit.json> [--port 3210]   a local page playing the edit, re-rendered on save, with a scrubber
   reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service (--redis URL: queue renders on BullMQ)
   reelforge worker --redis URL [--data ./data]  render jobs from the BullMQ queue (any machine sharing the storage)
+  reelforge check [--create-bucket]             ask the database, Redis and the bucket serve and worker would use
   reelforge keys create [--sandbox] [--admin]   print a new API key (shown once)
   reelforge keys list | revoke <id>
   reelforge wallet deposit <amount> --key KEY   add prepaid credits

@@ -47,6 +47,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (!redisUrl && values.segments !== undefined) refuse('serve', '--segments splits renders over BullMQ workers: it needs --redis', 64)
   if (!redisUrl && Number(process.env.REELFORGE_SEGMENTS || 1) !== 1)
     refuse('serve', 'REELFORGE_SEGMENTS splits renders over BullMQ workers: it needs --redis (or REELFORGE_REDIS_URL)', 64)
+  if (redisUrl && Number(process.env.REELFORGE_ACCOUNT_CONCURRENCY || 0) !== 0)
+    refuse('serve', 'REELFORGE_ACCOUNT_CONCURRENCY caps the embedded queue: BullMQ (--redis) has no per-account cap; unset it', 64)
   if (redisUrl && values.concurrency !== undefined)
     refuse('serve', '--concurrency does nothing with --redis: renders run on `reelforge worker` processes (their --concurrency)', 64)
   const config = defaultConfig({

@@ -31,17 +31,20 @@ export function countOption(command: string, name: string, value: string | undef
   return n
 }
 
-/**
- * What a process needs before it takes work, checked at once: the database (when it has one), Redis (when
- * configured) and storage. The first that does not answer within `timeoutMs` stops the start with its line.
- * Outages after the start are the readiness checks' (`/readyz` goes 503 until the dependency is back).
- */
-export async function preflight(command: string, d: { database?: string; redisUrl?: string; storage: Storage }, timeoutMs = 10_000): Promise<void> {
+/** What a process needs, each with why it does not answer (undefined: it answers), in this order. */
+export interface Dependencies {
+  database?: string
+  redisUrl?: string
+  storage: Storage
+}
+
+/** Asks every dependency at once, each bounded by `timeoutMs`; the answers come back in the order above. */
+export async function dependencyProblems(d: Dependencies, timeoutMs = 10_000): Promise<{ name: string; problem?: string }[]> {
   const checks: [string, (signal: AbortSignal) => Promise<void>][] = []
   if (d.database !== undefined) checks.push(['database', () => checkDatabase(d.database!, timeoutMs)])
   if (d.redisUrl) checks.push(['redis', () => pingRedis(d.redisUrl!, timeoutMs)])
   checks.push(['storage', (signal) => d.storage.check(signal)])
-  const failures = await Promise.all(
+  const problems = await Promise.all(
     checks.map(([, check]) =>
       bounded(check, timeoutMs).then(
         () => undefined,
@@ -49,10 +52,21 @@ export async function preflight(command: string, d: { database?: string; redisUr
       ),
     ),
   )
-  const i = failures.findIndex((f) => f !== undefined)
-  if (i < 0) return
-  const [name] = checks[i]!
-  refuse(command, name === 'redis' ? `Redis at ${redact(d.redisUrl!)} does not answer (${failures[i]})` : `${name}: ${failures[i]}`, 1)
+  return checks.map(([name], i) => ({ name, problem: problems[i] }))
+}
+
+/** A dependency's problem as the one line says it. */
+export const problemLine = (name: string, problem: string, d: Dependencies) =>
+  name === 'redis' ? `Redis at ${redact(d.redisUrl!)} does not answer (${problem})` : `${name}: ${problem}`
+
+/**
+ * What a process needs before it takes work, checked at once: the database (when it has one), Redis (when
+ * configured) and storage. The first that does not answer stops the start with its line. Outages after the
+ * start are the readiness checks' (`/readyz` goes 503 until the dependency is back).
+ */
+export async function preflight(command: string, d: Dependencies): Promise<void> {
+  const failed = (await dependencyProblems(d)).find((c) => c.problem !== undefined)
+  if (failed) refuse(command, problemLine(failed.name, failed.problem!, d), 1)
 }
 
 /** A failed `listen` in an operator's words. */

@@ -30,16 +30,18 @@ const timed = async (what: string, f: () => Promise<void>) => {
 test('flags that cannot work or do nothing in this mode: exit 64 with one line each', () =>
   timed('refusals', async () => {
     const data = tempDir('reelforge-serve-refuse-')
-    const [flag, env, segments, concurrency] = await Promise.all([
+    const [flag, env, segments, concurrency, cap] = await Promise.all([
       runCli(serveArgs(data, '--redis', 'notaurl'), cleanEnv()),
       runCli(serveArgs(data), cleanEnv({ REELFORGE_REDIS_URL: 'http://127.0.0.1:6379' })),
       runCli(serveArgs(data, '--segments', '4'), cleanEnv()),
       runCli(serveArgs(data, '--redis', redis12, '--concurrency', '2'), cleanEnv()),
+      runCli(serveArgs(data, '--redis', redis12), cleanEnv({ REELFORGE_ACCOUNT_CONCURRENCY: '2' })),
     ])
     oneLine(flag, 64, /^reelforge serve: --redis must be a redis:\/\/ or rediss:\/\/ URL, not "notaurl"/)
     oneLine(env, 64, /REELFORGE_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, not "http:\/\/127\.0\.0\.1:6379"/)
     oneLine(segments, 64, /--segments splits renders over BullMQ workers: it needs --redis/)
     oneLine(concurrency, 64, /--concurrency does nothing with --redis: renders run on `reelforge worker` processes \(their --concurrency\)/)
+    oneLine(cap, 64, /REELFORGE_ACCOUNT_CONCURRENCY caps the embedded queue: BullMQ \(--redis\) has no per-account cap/)
   }))
 
 test('a dependency missing at start: Redis, the bucket, S3 credentials, the S3 endpoint, the database — exit 1, one line', () =>

@@ -43,6 +43,7 @@ export const cleanEnv = (over: Record<string, string> = {}): Record<string, stri
   REELFORGE_REDIS_URL: '',
   REELFORGE_DATABASE_URL: '',
   REELFORGE_SEGMENTS: '',
+  REELFORGE_ACCOUNT_CONCURRENCY: '',
   REELFORGE_S3_BUCKET: '',
   REELFORGE_S3_ENDPOINT: '',
   REELFORGE_S3_REGION: '',
