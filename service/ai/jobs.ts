@@ -93,8 +93,10 @@ export class AiJobs {
     const balance = (await this.d.wallet.state(job.principal.accountId)).balance
     const data = { id, kind: job.kind, status: done.status, url: done.url, credits_used: done.credits_used, wallet_balance: balance }
     const event = done.status === 'complete' ? 'ai.complete' : 'ai.failed'
+    // Every front end resumes unfinished AI jobs when it starts: the event is written once per job, whoever ends it.
     await this.d.webhooks.emit(job.principal.accountId, event, done.error ? { ...data, error: done.error } : data, job.callback, {
       sandbox: job.principal.sandbox,
+      once: id,
     })
   }
 }

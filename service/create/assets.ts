@@ -99,9 +99,8 @@ export class GeneratedAssets {
       done.status === 'complete' ? 'ai.complete' : 'ai.failed',
       done.error ? { ...data, error: done.error } : data,
       null,
-      {
-        sandbox: job.principal.sandbox,
-      },
+      // Every front end resumes unfinished assets when it starts: the event is written once per asset.
+      { sandbox: job.principal.sandbox, once: id },
     )
   }
 }

@@ -142,6 +142,14 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
    CREATE INDEX transfer_assets_transfer ON transfer_assets(account_id, transfer_id);
    CREATE INDEX transfer_assets_batch ON transfer_assets(batch_id, position);
    CREATE INDEX transfer_assets_status ON transfer_assets(status);`,
+  // Scaled out (issue 34): each event of a job is written once, whichever front end emits it — a delivery carries
+  // the key of what happened (`render.processing/<job>#<attempt>`), unique per target, so a second front end's
+  // insert is ignored.
+  () => `ALTER TABLE webhook_deliveries ADD COLUMN event_key TEXT;
+   CREATE UNIQUE INDEX webhook_once ON webhook_deliveries(event_key, target) WHERE event_key IS NOT NULL;`,
+  // How a job is split over the workers (segments), decided when it was submitted and stored with it: whoever
+  // queues it again follows it.
+  () => `ALTER TABLE jobs ADD COLUMN segments INTEGER;`,
 ]
 
 /** The engine's migration steps, in order: step i takes a database from `schema_version` i to i + 1. */

@@ -260,7 +260,8 @@ export class ImageService {
         'ai.complete',
         { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits },
         null,
-        { sandbox: p.sandbox },
+        // Every front end resumes unfinished batches when it starts: the event is written once per image.
+        { sandbox: p.sandbox, once: id },
       )
     } catch (e) {
       error = e
@@ -271,6 +272,7 @@ export class ImageService {
       })
       await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, {
         sandbox: p.sandbox,
+        once: id,
       })
     }
     return { record: (await this.get(p.accountId, id))!, error }

@@ -19,8 +19,8 @@ export interface RenderTask {
   sandbox: boolean
   accountId: string
   keyId: string
-  /** Split into this many time segments rendered by several workers (BullMQ back end; mp4 only). */
-  segments?: number
+  /** Split into this many time segments rendered by several workers (BullMQ back end; mp4 only); 1 or unset: whole. */
+  segments?: number | null
   /** Which way the edit's `offset.y` counts (absent in tasks queued before it existed: down). */
   yAxis?: YAxis
 }

@@ -18,6 +18,12 @@ export type JobApi = 'v1' | 'shotstack'
 export interface JobOptions {
   yAxis?: YAxis
   api?: JobApi
+  /**
+   * Time segments the render is split into over the workers (BullMQ back end): decided by the front end that took
+   * it, so any process that queues it again follows the same plan. Unset: not decided (jobs from before it was
+   * stored), the queueing process's `segments`.
+   */
+  segments?: number
 }
 
 /** A job as stored. `request` is the validated request body (edit or stitch) as submitted. */
@@ -50,6 +56,8 @@ export interface Job {
   api: JobApi
   /** How the copies to `output.destinations` went, recorded when the job completed (null before, or without any). */
   destinations: DestinationRecord[] | null
+  /** Its split over the workers, decided at submission (`JobOptions.segments`); null when not decided. */
+  segments: number | null
 }
 
 /** The public status record of `GET /v1/render/{id}`. */
@@ -109,6 +117,7 @@ const fromRow = (r: Row): Job => ({
   yAxis: r.y_axis === 'up' ? 'up' : 'down',
   api: r.api === 'shotstack' ? 'shotstack' : 'v1',
   destinations: r.destinations ? JSON.parse(r.destinations as string) : null,
+  segments: (r.segments as number | null) ?? null,
 })
 
 /**
@@ -158,12 +167,13 @@ export class JobStore {
       yAxis: fields.yAxis ?? 'down',
       api: fields.api ?? 'v1',
       destinations: null,
+      segments: fields.segments ?? null,
     }
     // The row's other columns take the schema's defaults, which `job` spells out: no RETURNING to read back
     // and re-parse on the hot path of every submission (a test compares it with the stored row).
     await this.db.run(
-      `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at, y_axis, api)
-        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now, @yAxis, @api)`,
+      `INSERT INTO jobs (id, account_id, key_id, kind, status, request, callback, sandbox, created_at, updated_at, y_axis, api, segments)
+        VALUES (@id, @accountId, @keyId, @kind, 'QUEUED', @request, @callback, @sandbox, @now, @now, @yAxis, @api, @segments)`,
       {
         id: job.id,
         accountId: job.accountId,
@@ -175,6 +185,7 @@ export class JobStore {
         now,
         yAxis: job.yAxis,
         api: job.api,
+        segments: job.segments,
       },
     )
     return job
@@ -222,12 +233,16 @@ export class JobStore {
   /**
    * Marks a job PROCESSING for an outside queue that owns leases itself (BullMQ): no lease expiry here.
    * Also for a job the queue restarted after a stall. False when it already ended or was cancelled.
+   * `attempt`: the queue's own count of this job's starts. Every front end hears each start; the first to record
+   * it gets true, the rest false (nothing changes), so one process reports it. Without it, attempts count up.
    */
-  async start(id: string, owner: string): Promise<boolean> {
+  async start(id: string, owner: string, attempt?: number): Promise<boolean> {
+    const counted = attempt === undefined
     const changed = await this.db.run(
-      `UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, attempts = attempts + 1, lease_owner = @owner, lease_until = NULL, updated_at = @now
-        WHERE id = @id AND status IN ('QUEUED', 'PROCESSING') AND cancel_requested = 0`,
-      { id, owner, now: nowIso() },
+      `UPDATE jobs SET status = 'PROCESSING', stage = 'fetching', progress = 0, lease_owner = @owner, lease_until = NULL, updated_at = @now,
+          attempts = ${counted ? 'attempts + 1' : 'CASE WHEN attempts > @attempt THEN attempts ELSE @attempt END'}
+        WHERE id = @id AND status IN ('QUEUED', 'PROCESSING') AND cancel_requested = 0 ${counted ? '' : "AND (status = 'QUEUED' OR attempts < @attempt)"}`,
+      { id, owner, now: nowIso(), ...(counted ? {} : { attempt }) },
     )
     return changed > 0
   }

@@ -83,6 +83,8 @@ export async function submitJob(
       // The service's own convention unless the edge says otherwise (Shotstack's surface counts y up).
       yAxis: opts.yAxis ?? d.config.yAxis,
       api: opts.api ?? 'v1',
+      // How it is split over the workers is decided now, once: whoever queues it again follows this.
+      segments: d.config.redisUrl ? (d.config.segments ?? 1) : 1,
     })
     await d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
     return created

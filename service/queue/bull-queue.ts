@@ -114,7 +114,8 @@ export class BullQueue implements JobQueue {
       sandbox: job.sandbox,
       accountId: job.accountId,
       keyId: job.keyId,
-      segments: this.d.segments,
+      // The split decided when the job was submitted, whoever queues it (again); older jobs: this process's.
+      segments: job.segments ?? this.d.segments,
       yAxis: job.yAxis,
     }
     // Finished jobs stay in Redis a while, so a server that was down can still reconcile them.
@@ -163,10 +164,14 @@ export class BullQueue implements JobQueue {
     this.timer = setInterval(() => void this.reconcile(), 5000)
   }
 
-  private async started(jobId: string) {
-    const before = await this.d.jobs.get(jobId)
-    if (before?.status === 'QUEUED' && (await this.d.jobs.start(jobId, OWNER))) await this.d.events.emit('render.processing', (await this.d.jobs.get(jobId))!)
-    else if (before?.status === 'PROCESSING') await this.d.jobs.start(jobId, OWNER) // restarted after a stall
+  /**
+   * A worker took the job (again, after a stall or a retry): BullMQ counts its starts, and every front end hears
+   * each one — the one that records it first sends `render.processing` for that attempt.
+   */
+  private async started(jobId: string, queued?: BullJob) {
+    const bull = queued ?? (await this.queue.getJob(jobId))
+    const attempt = Math.max(1, bull?.attemptsStarted ?? 0)
+    if (await this.d.jobs.start(jobId, OWNER, attempt)) await this.d.events.emit('render.processing', (await this.d.jobs.get(jobId))!)
   }
 
   private async completed(jobId: string, outcome: RenderOutcome) {
@@ -196,7 +201,7 @@ export class BullQueue implements JobQueue {
           const state = await queued.getState()
           if (state === 'completed') await this.completed(job.id, queued.returnvalue as RenderOutcome)
           else if (state === 'failed') await failJob(this.d, job.id, null, queued.failedReason || 'the render failed')
-          else if (state === 'active' && job.status === 'QUEUED') await this.started(job.id)
+          else if (state === 'active' && job.status === 'QUEUED') await this.started(job.id, queued)
         }
       } catch (e) {
         if (!this.stopRequested) console.error('[bullmq] reconcile:', (e as Error).message)

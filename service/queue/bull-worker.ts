@@ -66,7 +66,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
         registry: r.registry,
         validate: (e, v) => r.validate(e, v),
         plan: (e, p) => r.plan(e, p),
-        render: (edit, ro) => renderSegmented(r, edit, { ...ro, segments: task.segments, pieces: remote }),
+        render: (edit, ro) => renderSegmented(r, edit, { ...ro, segments: task.segments ?? 1, pieces: remote }),
       },
       done: () => remote.cleanup(),
     }

@@ -150,7 +150,8 @@ export class SourceImporter {
     }
     const done = (await this.sources.byId(source.id))!
     const event = done.status === 'ready' ? 'source.ready' : 'source.failed'
-    await this.webhooks.emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox })
+    // Every front end resumes unfinished imports when it starts: the event is written once per source.
+    await this.webhooks.emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox, once: done.id })
   }
 }
 

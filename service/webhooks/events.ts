@@ -59,14 +59,22 @@ export class Webhooks {
 
   private subscribe(events: JobEvents, wallet: Wallet): void {
     const balance = async (job: Job) => (await wallet.state(job.accountId)).balance
-    // A job from Shotstack's surface gets Shotstack's callback body, and only when it ends.
-    const of = (job: Job) => ({ sandbox: job.sandbox })
-    // Built only when a render ends: Shotstack's jobs hear nothing earlier, so earlier events would waste it.
+    // Every front end hears a job's events (each listens to the shared queue): each event is written once, keyed by
+    // the job — `render.processing` by the job and its attempt, since a job rendered again after a crash is
+    // processing again (its payload says which attempt).
+    const of = (job: Job, once = job.id) => ({ sandbox: job.sandbox, once })
+    // A job from Shotstack's surface gets Shotstack's callback body, and only when it ends. Built only when a render ends: Shotstack's jobs hear nothing earlier, so earlier events would waste it.
     const ended = (job: Job) => ({ ...of(job), callbackBody: job.api === 'shotstack' ? shotstackCallback(job) : undefined })
     const cb = (job: Job, event: string) => (callbackHears(job, event) ? job.callback : null)
     events.on('render.queued', (job) => this.emit(job.accountId, 'render.queued', { id: job.id, status: job.status }, cb(job, 'render.queued'), of(job)))
     events.on('render.processing', (job) =>
-      this.emit(job.accountId, 'render.processing', { id: job.id, status: job.status, attempt: job.attempts }, cb(job, 'render.processing'), of(job)),
+      this.emit(
+        job.accountId,
+        'render.processing',
+        { id: job.id, status: job.status, attempt: job.attempts },
+        cb(job, 'render.processing'),
+        of(job, `${job.id}#${job.attempts}`),
+      ),
     )
     events.on('render.complete', async (job) =>
       this.emit(
@@ -96,6 +104,8 @@ export class Webhooks {
         ended(job),
       ),
     )
+    // Wallet events are emitted by the one process whose transaction moved the balance (a low-balance crossing is
+    // decided under the wallet's row lock), so they cannot double; each deposit is its own event.
     wallet.listen({
       deposit: (accountId, amount, bal) => this.emit(accountId, 'wallet.deposit', { amount, balance: bal }),
       lowBalance: (accountId, bal, threshold) => this.emit(accountId, 'wallet.low_balance', { balance: bal, threshold }),
@@ -104,18 +114,21 @@ export class Webhooks {
 
   /**
    * Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed).
-   * `sandbox`: sandbox work caused it, so sandbox keys see these deliveries in the log.
+   * `sandbox`: sandbox work caused it, so sandbox keys see these deliveries in the log. `once`: what the event is
+   * about (a job's id): the event is written once per target for it, whichever process emits it, and every
+   * emitter gets the same delivery ids.
    */
   async emit(
     accountId: string,
     event: EventName,
     data: Record<string, unknown>,
     callback?: string | null,
-    opts: { sandbox?: boolean; callbackBody?: string } = {},
+    opts: { sandbox?: boolean; callbackBody?: string; once?: string } = {},
   ): Promise<string[]> {
     const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data })
     const ids: string[] = []
     const sandbox = !!opts.sandbox
+    const key = opts.once === undefined ? undefined : `${event}/${opts.once}`
     if (callback)
       ids.push(
         await this.outbox.enqueue({
@@ -126,11 +139,12 @@ export class Webhooks {
           body: opts.callbackBody ?? body,
           secret: await this.signingSecret(accountId),
           sandbox,
+          key,
         }),
       )
     const hook = await this.config(accountId)
     if (hook?.events.includes(event))
-      ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret, sandbox }))
+      ids.push(await this.outbox.enqueue({ accountId, event, target: 'global', url: hook.url, body, secret: hook.secret, sandbox, key }))
     return ids
   }
 

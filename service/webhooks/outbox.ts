@@ -25,7 +25,8 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 
 /**
  * The webhook outbox: every delivery is a row written before anything is sent, so a restart keeps each
- * pending delivery and its due time (at-least-once; receivers deduplicate on `webhook-id`). Due deliveries
+ * pending delivery and its due time (at-least-once; receivers deduplicate on `webhook-id`). An event is written
+ * once per target however many processes emit it (`enqueue`'s `key`), so it has one `webhook-id`. Due deliveries
  * are claimed with an in-flight lease and POSTed concurrently — at most `MAX_PER_DESTINATION` at once to one
  * URL origin and `MAX_PER_ACCOUNT` for one account — so a receiver that never answers delays only its own
  * deliveries. Each is then marked delivered (2xx within the time-out) or rescheduled by `RETRY_SCHEDULE_MS`;
@@ -52,7 +53,12 @@ export class WebhookOutbox {
     @inject(TOKENS.Sender) private readonly sender: WebhookSender,
   ) {}
 
-  /** Stores a delivery due now and wakes the sender. `sandbox`: caused by sandbox work (sandbox keys see only those). */
+  /**
+   * Stores a delivery due now and wakes the sender; resolves to its id. `sandbox`: caused by sandbox work (sandbox
+   * keys see only those). `key` names what happened (`render.processing/<job>#<attempt>`): a delivery to the same
+   * target with the same key is written once, whichever process emits it first — the others get that delivery's id,
+   * so every receiver sees one `webhook-id` per event.
+   */
   async enqueue(d: {
     accountId: string
     event: string
@@ -61,13 +67,19 @@ export class WebhookOutbox {
     body: string
     secret: string
     sandbox?: boolean
+    key?: string
   }): Promise<string> {
     const id = timeOrderedId('msg_')
     const now = nowIso()
-    await this.db.run(
-      `INSERT INTO webhook_deliveries (id, account_id, event, target, url, origin, sandbox, body, secret, status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
-      [id, d.accountId, d.event, d.target, d.url, destinationOf(d.url), !!d.sandbox, d.body, d.secret, this.clock.now(), now, now],
+    const added = await this.db.run(
+      `INSERT INTO webhook_deliveries (id, account_id, event, target, url, origin, sandbox, body, secret, status, next_attempt_at, created_at, updated_at, event_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      [id, d.accountId, d.event, d.target, d.url, destinationOf(d.url), !!d.sandbox, d.body, d.secret, this.clock.now(), now, now, d.key ?? null],
     )
+    if (!added && d.key) {
+      const first = await this.db.get<{ id: string }>('SELECT id FROM webhook_deliveries WHERE event_key = ? AND target = ?', [d.key, d.target])
+      if (first) return first.id
+    }
     this.db.afterCommit(() => this.wake())
     return id
   }
