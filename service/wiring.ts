@@ -25,6 +25,7 @@ import { JobEvents } from './events.js'
 import { ImageService } from './images/images.js'
 import { IsolatedRenderer } from './isolation/isolated-renderer.js'
 import { serviceRenderer } from './isolation/service-renderer.js'
+import { renderProcessLimits } from './isolation/worker-renderer.js'
 import { JobStore } from './jobs/store.js'
 import { RenderWorker } from './jobs/worker.js'
 import { BullQueue } from './queue/bull-queue.js'
@@ -215,7 +216,7 @@ function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: Serv
           s3: o.storage ? undefined : config.s3,
           pluginModules: config.pluginModules,
         })
-        const limits = { memoryBytes: config.limits.renderMemoryMb * 2 ** 20, memorySetting: 'limits.renderMemoryMb, env REELFORGE_RENDER_MEMORY_MB' }
+        const limits = renderProcessLimits(config)
         return new IsolatedRenderer(c.resolve(TOKENS.LocalRenderer), child, c.resolve(TOKENS.ImageGenerator), c.resolve(TOKENS.AiRunner), limits)
       }),
     )

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { redact } from '../../service/redact.js'
 import { startBullWorker } from '../../service/queue/bull-worker.js'
-import { defaultConfig, filesDir, publicBaseUrl, workDir } from '../../service/config.js'
+import { defaultConfig, filesDir, workDir } from '../../service/config.js'
 import { loadPluginModules } from '../../service/isolation/plugin-modules.js'
-import { serviceRenderer } from '../../service/isolation/service-renderer.js'
+import { workerRenderer } from '../../service/isolation/worker-renderer.js'
 import { storageFor } from '../../service/storage/storage-select.js'
 import { readiness } from '../../service/health/readiness.js'
 import { redisProbe } from '../../service/queue/redis-check.js'
@@ -17,6 +17,8 @@ const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data]
   REELFORGE_S3_BUCKET (and _ENDPOINT, _REGION, _PREFIX) when set, else <data>/files — then --data must be the
   server's data directory (shared with it, e.g. over NFS).
   --base-url: the server's public URL, so edits that use its own file links read them from storage directly.
+  Each render runs in a process of its own, bounded as the server's are (REELFORGE_RENDER_MEMORY_MB, the time budget); a
+  cancel ends it and everything it started (REELFORGE_ISOLATE_RENDERS=0 renders in the worker itself).
   --port, --host: where /healthz, /readyz and /metrics answer (env REELFORGE_WORKER_PORT, REELFORGE_WORKER_HOST;
   default a free port on 127.0.0.1, printed in the ready line).
   env: REELFORGE_REDIS_URL, REELFORGE_DATA, REELFORGE_LOCK_MS (BullMQ lock; a killed worker's job moves on after it, default 30000),
@@ -63,14 +65,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const ready = readiness({ redis: redis.check, storage: (signal) => storage.check(signal) }, { close: redis.close })
   const stats = workerStats()
   const plugins = await loadPluginModules(config.pluginModules)
-  const renderer = serviceRenderer({
-    cacheDir: config.cacheDir,
-    network: config.network,
-    files: config.files,
-    baseUrl: () => publicBaseUrl(config),
-    storage,
-    plugins,
-  })
+  // Each render in a bounded process of its own, as in the server: a cancel or the time budget ends it whatever it is doing.
+  const { renderer, close: closeRenderer } = workerRenderer(config, storage, plugins)
   // Listening first: a port in use stops the start before this worker takes a job.
   const server = await startWorkerHttp({ host, port, readiness: ready, stats, renderer, isStopping: () => stopping }).catch((e: NodeJS.ErrnoException) =>
     refuse('worker', listenProblem(e, host, port), 1),
@@ -88,8 +84,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
   stats.watch(running.worker, 'render')
   stats.watch(running.pieces, 'piece')
   const where = server.address() as { port: number }
+  const isolation = config.isolateRenders ? `, each render in its own process of at most ${config.limits.renderMemoryMb} MB` : ''
   console.log(
-    `reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time, health on http://${host}:${where.port})`,
+    `reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time${isolation}, health on http://${host}:${where.port})`,
   )
   const grace = stopGraceSeconds()
   const stop = async (graceMs: number) => {
@@ -103,6 +100,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     server.close()
     server.closeAllConnections()
     await ready.close()
+    closeRenderer()
   }
   return exitOnStopSignal(
     'worker',

@@ -30,6 +30,12 @@ export interface ChildConfig {
    * default-exporting a plugin or a list of them: plugins are code, so they cannot cross as data.
    */
   pluginModules?: string[]
+  /**
+   * Who makes the render's AI assets (generated images, voice-overs…): the parent (default: the server owns the
+   * database, the wallet and the providers' keys), or `here`, the render process with the renderer's own providers
+   * (under `reelforge worker`, which has no database).
+   */
+  ai?: 'parent' | 'here'
 }
 
 type ErrorShape = { code: string; message: string; data?: Record<string, unknown> }

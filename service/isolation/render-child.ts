@@ -43,10 +43,14 @@ const renderer = serviceRenderer({
   baseUrl: () => config.baseUrl,
   storage,
   plugins,
-  // AI assets are generated (and charged) by the parent, which owns the database.
-  generateImage: (request, ctx) => askParent<string>({ type: 'generate', request, path: ctx.path, owner: ctx.owner }),
-  runAi: ((task: AiTask, request: AiAsk<AiTask>, ctx: { path: string; owner?: unknown }) =>
-    askParent({ type: 'ai', task, request, path: ctx.path, owner: ctx.owner })) as AiRunner,
+  // AI assets are generated (and charged) by the parent, which owns the database — a worker has none: made here.
+  ...(config.ai === 'here'
+    ? {}
+    : {
+        generateImage: (request, ctx) => askParent<string>({ type: 'generate', request, path: ctx.path, owner: ctx.owner }),
+        runAi: ((task: AiTask, request: AiAsk<AiTask>, ctx: { path: string; owner?: unknown }) =>
+          askParent({ type: 'ai', task, request, path: ctx.path, owner: ctx.owner })) as AiRunner,
+      }),
 })
 
 function askParent<T>(question: DistributiveOmit<Extract<ToParent, { ask: number }>, 'ask'>): Promise<T> {

@@ -19,11 +19,12 @@ const RETRYABLE = new Set<RenderErrorCode>(['E_RENDERER_CRASHED', 'E_OUTPUT_FAIL
 
 /**
  * What a worker throws to BullMQ for a failed render or piece: cancels, render errors and the service's
- * refusals (`E_INSUFFICIENT_CREDITS`, with its code in the reason) are not retried.
+ * refusals (`E_INSUFFICIENT_CREDITS`, with its code in the reason) are not retried. The reason is the job's error
+ * as the server would store it (a limit keeps its code: `E_MEMORY_LIMIT: …`).
  */
 export function bullFailure(e: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')) return new UnrecoverableError('cancelled')
-  if (e instanceof RenderError && !RETRYABLE.has(e.code)) return new UnrecoverableError(e.message)
+  if (e instanceof RenderError && !RETRYABLE.has(e.code)) return new UnrecoverableError(failureText(e))
   if (e instanceof ServiceError) return new UnrecoverableError(failureText(e))
   return e
 }

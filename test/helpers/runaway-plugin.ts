@@ -15,6 +15,8 @@ export const busyLoop = defineAssetPlugin({
       static: true,
       async open() {
         const until = Date.now() + params.seconds * 1000
+        // Said on stderr, so a test watching another process's log knows it is past hearing an abort now.
+        process.stderr.write(`busy-loop: spinning for ${params.seconds} s\n`)
         // Spins on purpose: nothing else may run meanwhile.
         while (Date.now() < until) Math.sqrt(until)
         return { frame: () => null, close() {} }
