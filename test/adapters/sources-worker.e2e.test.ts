@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { decodeFrames, isRed, locate } from '../helpers/frames.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { freshRedis, REDIS_URL } from '../helpers/redis.js'
-import { startS3 } from '../helpers/s3.js'
+import { s3Env, startS3 } from '../helpers/s3.js'
 import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 
 // An upload to `reelforge serve` on S3 storage, rendered by a `reelforge worker` with a data folder of its own:
@@ -15,15 +15,8 @@ import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../
 test('a source uploaded to the server is rendered by a BullMQ worker that reads it from the bucket', async () => {
   await freshRedis()
   const s3 = await startS3()
-  const { bucket, endpoint, prefix } = s3.config
-  const env = {
-    REELFORGE_S3_BUCKET: bucket,
-    REELFORGE_S3_ENDPOINT: endpoint!,
-    REELFORGE_S3_PREFIX: prefix!,
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_REGION: 'us-east-1',
-  }
+  const { bucket, endpoint } = s3.config
+  const env = s3Env(s3.config)
   const media = tempDir('reelforge-srcw-media-')
   await solidPng(join(media, 'red.png'), 64, 64, '#ff0000')
   const data = tempDir('reelforge-srcw-server-')

@@ -29,6 +29,19 @@ export async function startS3(opts: { buckets?: string[] } = {}): Promise<{ conf
   }
 }
 
+/**
+ * The environment that puts a `reelforge serve` or `worker` process on this bucket: the `REELFORGE_S3_*` settings
+ * and s3rver's credentials through the AWS SDK's chain, as an operator sets them.
+ */
+export const s3Env = (config: S3Config): Record<string, string> => ({
+  REELFORGE_S3_BUCKET: config.bucket,
+  REELFORGE_S3_ENDPOINT: config.endpoint!,
+  REELFORGE_S3_PREFIX: config.prefix ?? '',
+  AWS_ACCESS_KEY_ID: config.accessKeyId!,
+  AWS_SECRET_ACCESS_KEY: config.secretAccessKey!,
+  AWS_REGION: config.region ?? 'us-east-1',
+})
+
 /** Reads an object's bytes from s3rver with the real AWS SDK, as the bucket's owner would. */
 export function objectReader(config: S3Config): (bucket: string, key: string) => Promise<Buffer> {
   const client = new S3Client({
