@@ -9,6 +9,21 @@ export type { Compositor, PlannedRender, RenderOptions, RenderProgress, RenderRe
 // Edits: the schema (valibot) and the type an edit literal is checked against
 export { EditSchema } from './core/index.js'
 export type { Edit } from './core/index.js'
+// The names and assets an edit may use; a plugin adds its own to the interfaces (`declare module 'reelforge'`)
+export type {
+  Asset,
+  AssetTypes,
+  EffectName,
+  EffectNames,
+  FilterName,
+  FilterNames,
+  FontFamilies,
+  FontFamily,
+  OutputFormat,
+  OutputFormats,
+  TransitionName,
+  TransitionNames,
+} from './core/index.js'
 
 // Errors
 export { RenderError } from './core/index.js'
@@ -85,4 +100,4 @@ export { SIGNATURE_HEADER, verifyWebhook } from './plugins/index.js'
 
 // The /v1 service
 export { createService, defaultConfig } from './service-entry.js'
-export type { Service, ServiceConfig, ServiceOverrides } from './service-entry.js'
+export type { Service, ServiceApp, ServiceConfig, ServiceOverrides } from './service-entry.js'

@@ -1,12 +1,13 @@
 // The service factory as the package exports it. It loads the service (h3, tsyringe, the SQL drivers, BullMQ)
 // on first call, so `import { createRenderer } from 'reelforge'` stays a renderer's import and nothing more.
-import type { Service, ServiceOverrides } from './adapters/http/create-service.js'
+import type { Service, ServiceApp } from './adapters/http/service-type.js'
 import type { ServiceConfig } from './service/config.js'
+import type { ServiceOverrides } from './service/overrides.js'
 
 /** A complete service config: defaults for everything you do not set (`dataDir`, `port`, limits, …). */
 export { defaultConfig } from './service/config.js'
 
-export type { Service, ServiceConfig, ServiceOverrides }
+export type { Service, ServiceApp, ServiceConfig, ServiceOverrides }
 
 /**
  * Builds the `/v1` service (HTTP app, database, queue, webhooks, wallet) from a config.

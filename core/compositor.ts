@@ -315,5 +315,6 @@ function knownNames(registry: Registry): KnownNames {
     transitions: () => transitions,
     effects: () => effects,
     filters: () => filters,
+    outputs: () => registry.names('output'),
   }
 }

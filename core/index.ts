@@ -45,6 +45,20 @@ export { validateEdit } from './schema/validate.js'
 export type { ValidEdit, ParsedAsset, KnownNames, ValidateOptions } from './schema/validate.js'
 export { EditSchema, TimelineSchema, SoundtrackSchema, MergeFieldSchema } from './schema/edit.js'
 export type { Edit, EditInput, EditOutput } from './schema/edit.js'
+export type {
+  Asset,
+  AssetTypes,
+  EffectName,
+  EffectNames,
+  FilterName,
+  FilterNames,
+  FontFamilies,
+  FontFamily,
+  OutputFormat,
+  OutputFormats,
+  TransitionName,
+  TransitionNames,
+} from './schema/edit-names.js'
 export { frameEdit } from './schema/frame-edit.js'
 export { OutputSchema, FORMATS, RESOLUTIONS, ASPECT_RATIOS, QUALITIES, FPS_VALUES } from './schema/output.js'
 export type { Format, Quality, Resolution, AspectRatio, OutputOutput } from './schema/output.js'

@@ -30,7 +30,8 @@ import { readiness, type Readiness } from './health/readiness.js'
 import { redisProbe } from './queue/redis-check.js'
 import type { WebhookOutbox } from './webhooks/outbox.js'
 import type { Webhooks } from './webhooks/events.js'
-import { register, type ServiceOverrides } from './wiring.js'
+import type { ServiceOverrides } from './overrides.js'
+import { register } from './wiring.js'
 
 export type { ServiceOverrides }
 

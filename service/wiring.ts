@@ -1,8 +1,8 @@
-import type { AiProviderPlugin, Compositor, ImageGenerator, Plugin, ProviderPlugin } from '../core/index.js'
+import type { ImageGenerator, Plugin } from '../core/index.js'
 import { ServedAssets } from './assets/served.js'
 import { TransferStore } from './assets/transfer-store.js'
 import { Transfers } from './assets/transfers.js'
-import { aiProvidersFromConfig, httpSender, providersFromConfig, type WebhookSender } from '../plugins/index.js'
+import { aiProvidersFromConfig, httpSender, providersFromConfig } from '../plugins/index.js'
 import { aiForRender } from './ai/for-render.js'
 import { type AiJobDeps, AiJobs } from './ai/jobs.js'
 import { AiJobStore } from './ai/store.js'
@@ -12,7 +12,6 @@ import { Idempotency } from './accounts/idempotency.js'
 import { KeyStore } from './accounts/keys.js'
 import { RateLimiter } from './accounts/rate-limit.js'
 import type { Billing } from './billing/billing.js'
-import type { Pricing } from './billing/pricing.js'
 import { pricingFromConfig } from './billing/pricing-config.js'
 import { Wallet } from './billing/wallet.js'
 import { systemClock, type Clock } from './clock.js'
@@ -37,23 +36,9 @@ import { SourceImporter } from './sources/importer.js'
 import { SourceRenditions } from './sources/renditions.js'
 import { SourceStore } from './sources/store.js'
 import { TOKENS } from './tokens.js'
+import type { ServiceOverrides } from './overrides.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
 import { Webhooks } from './webhooks/events.js'
-
-/** What a caller (tests, an embedding app) may put in place of the defaults. */
-export interface ServiceOverrides {
-  renderer?: Compositor
-  storage?: Storage
-  clock?: Clock
-  pricing?: Pricing
-  sender?: WebhookSender
-  /** Replaces the wallet as the render path's billing (e.g. free). */
-  billing?: Billing
-  /** Image providers (default: from the environment / REELFORGE_CONFIG). */
-  providers?: ProviderPlugin[]
-  /** Providers of the other AI tasks (default: the local engines plus the vendors the environment configures). */
-  aiProviders?: AiProviderPlugin[]
-}
 
 /** One instance per container (a factory registration cannot take a lifecycle; this caches instead). */
 const once = <T>(make: (c: DependencyContainer) => T) => ({ useFactory: instancePerContainerCachingFactory<T>(make) })

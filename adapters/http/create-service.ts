@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { type Application, compose, type ServiceOverrides } from '../../service/compose.js'
+import { compose, type ServiceOverrides } from '../../service/compose.js'
 import type { ServiceConfig } from '../../service/config.js'
 import { createApp } from './app.js'
 import { InflightRequests } from './inflight.js'
+import type { Service as PublicService } from './service-type.js'
 
 export type { ServiceOverrides }
 
@@ -20,17 +21,9 @@ function packageVersion(): string {
 }
 const version = packageVersion()
 
-/** A running service: the app plus what must be started and stopped. */
-export interface Service
-  extends Pick<
-    Application,
-    'config' | 'db' | 'keys' | 'jobs' | 'queue' | 'events' | 'wallet' | 'webhooks' | 'outbox' | 'images' | 'sources' | 'importer' | 'aiJobs'
-  > {
+/** The service with its app as what it is, an h3 app (the Node server adapts it); `Service` is the public view. */
+export interface Service extends PublicService {
   app: ReturnType<typeof createApp>
-  /** Starts taking jobs and sending webhooks (and resumes image batches a previous process left). */
-  start(): Promise<void>
-  /** Stops taking jobs (waiting up to `graceMs` for running ones) and closes the database. */
-  close(graceMs?: number): Promise<void>
 }
 
 /** The `/v1` service: the application (service/compose.ts) behind its h3 app, which counts requests in flight. */

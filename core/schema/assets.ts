@@ -3,11 +3,7 @@ import * as media from './assets-media.js'
 import * as text from './assets-text.js'
 import * as markup from './assets-markup.js'
 
-/**
- * The schema of every Shotstack asset type, by `type`. An asset plugin normally reuses its entry
- * (`schema: ImageAssetSchema`); a type with no plugin yet still validates against it.
- */
-export const SHOTSTACK_ASSET_SCHEMAS: Record<string, GenericSchema> = {
+const BY_TYPE = {
   video: media.VideoAssetSchema,
   image: media.ImageAssetSchema,
   audio: media.AudioAssetSchema,
@@ -25,3 +21,10 @@ export const SHOTSTACK_ASSET_SCHEMAS: Record<string, GenericSchema> = {
   shape: markup.ShapeAssetSchema,
   svg: markup.SvgAssetSchema,
 }
+/**
+ * The schema of every Shotstack asset type, by `type`. An asset plugin normally reuses its entry
+ * (`schema: ImageAssetSchema`); a type with no plugin yet still validates against it.
+ */
+export const SHOTSTACK_ASSET_SCHEMAS: Record<string, GenericSchema> = BY_TYPE
+/** The same, typed entry by entry (the generated `AssetTypes` is checked against it). */
+export type AssetSchemas = typeof BY_TYPE

@@ -55,7 +55,9 @@ export type EditInput = v.InferInput<typeof EditSchema>
 /**
  * An edit as you write it (Shotstack's Edit): what `renderer.render()` takes, so an edit literal type-checks.
  * Edits read from JSON are `any` and are checked at run time instead (`renderer.validate`). It is `EditInput`
- * written out (edit-type.ts, generated): the inferred form is too deep for apps' compilers in a .d.ts.
+ * written out (edit-type.ts, generated): the inferred form is too deep for apps' compilers in a .d.ts. Narrower
+ * than the schema where a compiler can help: each asset has its own fields (`AssetTypes`), and transition, effect,
+ * filter, font and output names are the known ones (edit-names.ts), to which plugins add theirs.
  */
 export type { Edit } from './edit-type.js'
 export type EditOutput = v.InferOutput<typeof EditSchema>

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { capped, invalidTimeline, type Issue, type Warning } from '../errors.js'
 import { applyMerge } from '../plan/merge.js'
 import { EditSchema, MergeFieldSchema, type EditOutput } from './edit.js'
+import { FORMATS } from './output.js'
 import { toIssues } from './issues.js'
 import { unknownKeys } from './unknown-keys.js'
 import { knownList } from './closest.js'
@@ -15,6 +16,8 @@ export interface KnownNames {
   transitions(): string[]
   effects(): string[]
   filters(): string[]
+  /** Output formats the registry has plugins for, beyond Shotstack's (`FORMATS`, which the schema lists). */
+  outputs?(): string[]
 }
 
 /** An asset after its own schema parsed it. */
@@ -71,11 +74,14 @@ export function validateEdit(input: unknown, known: KnownNames, opts: ValidateOp
   const { merge: _merge, ...rest } = raw
   const merged = applyMerge(rest, merge.output)
   const { value, open } = opts.template ? standIns(merged.value, known) : { value: merged.value, open: [] }
-  const candidate = { ...value, ...(merge.output ? { merge: merge.output } : {}) }
+  const candidate: Record<string, unknown> = { ...value, ...(merge.output ? { merge: merge.output } : {}) }
 
-  // 2. Structure (assets are loose here; their own schemas come next).
-  const parsed = v.safeParse(EditSchema, candidate)
+  // 2. Structure (assets are loose here; their own schemas come next). A format only a plugin knows is checked
+  // as Shotstack's default would be (the schema lists Shotstack's formats, as its OpenAPI document does), then kept.
+  const added = addedFormat(candidate, known)
+  const parsed = v.safeParse(EditSchema, added ? { ...candidate, output: { ...(candidate.output as object), format: 'mp4' } } : candidate)
   if (!parsed.success) issues.push(...toIssues(parsed.issues))
+  else if (added) (parsed.output.output as { format: string }).format = added
 
   // 3. Each asset against the schema of its type; each motion/look name against what is known.
   const assets = new Map<string, ParsedAsset>()
@@ -101,6 +107,12 @@ export function validateEdit(input: unknown, known: KnownNames, opts: ValidateOp
     }
   })
   return { edit, warnings: capped(warnings, 'warnings'), open }
+}
+
+/** `output.format` when it names a plugin's format that is not one of Shotstack's. */
+function addedFormat(edit: Record<string, unknown>, known: KnownNames): string | undefined {
+  const format = (edit.output as { format?: unknown } | undefined)?.format
+  return typeof format === 'string' && !(FORMATS as readonly string[]).includes(format) && known.outputs?.().includes(format) ? format : undefined
 }
 
 const clipPath = (t: number, c: number) => `timeline.tracks[${t}].clips[${c}]`

@@ -114,12 +114,14 @@ export async function renderSegmented(local: Compositor, edit: Edit, opts: Segme
       })
     }
     const output = valid.output as Record<string, unknown>
-    const piece = (range: { start: number; length: number }, extra: object) => ({
-      ...(edit as object),
-      merge: undefined,
-      timeline: valid.timeline,
-      output: { ...output, range, poster: undefined, thumbnail: undefined, ...extra },
-    })
+    // The validated timeline: each asset passed its own schema, so it is an `Edit`'s asset, typed loosely.
+    const piece = (range: { start: number; length: number }, extra: object) =>
+      ({
+        ...(edit as object),
+        merge: undefined,
+        timeline: valid.timeline,
+        output: { ...output, range, poster: undefined, thumbnail: undefined, ...extra },
+      }) as Edit
     const segments = bounds.slice(0, -1).map((from, k) => {
       // Times are whole frames over fps: the range rounds back to exactly these frames.
       const range = { start: from / fps, length: (bounds[k + 1]! - from) / fps }

@@ -52,6 +52,7 @@ test('npm pack → npm install <tgz> in a clean folder: it renders, its bin runs
   writeFileSync(
     join(app, 'render.ts'),
     `import { createRenderer, type Edit } from 'reelforge'
+import type { PrepareContext } from 'reelforge/kit'
 const edit: Edit = {
   timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'installed' }, start: 0, length: 1 }] }] },
   output: { format: 'mp4', resolution: 'preview' },
@@ -60,17 +61,40 @@ const result = await createRenderer().render(edit, { out: 'out.mp4' })
 console.log(JSON.stringify({ frames: result.frames }))
 // @ts-expect-error an edit's output format is checked: only real types make this an error
 const wrong: Edit = { timeline: { tracks: [] }, output: { format: 'avi' } }
+// A plugin's author adds its names to reelforge's; built-in names stay checked.
+declare module 'reelforge' {
+  interface TransitionNames { 'my-iris': true }
+}
+const clip = { asset: { type: 'title', text: 'x' }, start: 0, length: 1 } as const
+const custom: Edit = { timeline: { tracks: [{ clips: [{ ...clip, transition: { in: 'my-iris' } }] }] } }
+// @ts-expect-error a misspelt built-in transition
+const fadee: Edit = { timeline: { tracks: [{ clips: [{ ...clip, transition: { in: 'fadee' } }] }] } }
+// @ts-expect-error an asset type that does not exist
+const titel: Edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'titel', text: 'x' }, start: 0, length: 1 }] }] } }
+// The plugin authors' entry compiles as well.
+export type Prepare = PrepareContext
 `,
   )
   writeFileSync(
     join(app, 'tsconfig.json'),
-    // skipLibCheck as apps set it: other packages' .d.ts are not this test's business; ours must still resolve.
+    // skipLibCheck off, as strict apps set it: every .d.ts the package's types reach is compiled, so they must reach
+    // none that fails (h3's did, through the service's types) — only reelforge's own, valibot's, undici's and Node's.
     JSON.stringify({
-      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
       files: ['render.ts'],
     }),
   )
   run(join(root, 'node_modules/.bin/tsc'), ['-p', '.'], app) // throws with the compiler's errors if the types do not resolve
+  const packages = run(join(root, 'node_modules/.bin/tsc'), ['-p', '.', '--listFilesOnly'], app)
+    .split('\n')
+    .filter((f) => f.includes('/node_modules/'))
+    .map((f) => f.slice(f.lastIndexOf('/node_modules/') + 14).split('/'))
+    .map(([scope, name]) => (scope!.startsWith('@') ? `${scope}/${name}` : scope!))
+  // Node's and TypeScript's own, valibot's (EditSchema is one), undici's (kit's network guard hands out its Agent;
+  // its types import 'buffer', which finds the npm package of that name where one is installed).
+  const allowed = ['@types/node', 'typescript', 'reelforge', 'valibot', 'undici', 'undici-types', 'buffer']
+  assert.ok(packages.includes('reelforge') && packages.includes('valibot'), 'the listing holds the package itself')
+  assert.equal([...new Set(packages.filter((p) => !allowed.includes(p)))], [], "the public types reach no other package's (no h3, crossws, tsyringe)")
   // Run as JavaScript (the types were checked above): strip the one type annotation.
   writeFileSync(
     join(app, 'render.mjs'),

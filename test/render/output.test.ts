@@ -12,7 +12,7 @@ const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
 let png = ''
 let n = 0
-const title = (length: number) => ({ timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length }] }] } })
+const title = (length: number): Edit => ({ timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length }] }] } })
 const render = (edit: object, out = join(dir, `o${n++}.mp4`)) => renderer.render(edit as Edit, { out })
 
 const mp4 = suite('mp4 output')
