@@ -42,6 +42,7 @@ export { BT709_TAGS, bt709Filters, isHdr, type StreamColour, toneMapFilters } fr
 export { probeFfmpeg, probeHardware, type Hardware, type HardwareCheck } from './ffmpeg/hardware.js'
 export type { Probe, ProbedStream } from './ffmpeg/probe.js'
 export { validateEdit } from './schema/validate.js'
+export { nearest } from './schema/closest.js'
 export type { ValidEdit, ParsedAsset, KnownNames, ValidateOptions } from './schema/validate.js'
 export { EditSchema, TimelineSchema, SoundtrackSchema, MergeFieldSchema } from './schema/edit.js'
 export type { Edit, EditInput, EditOutput } from './schema/edit.js'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { passed, runCompat, type CompatResult } from '../compat/runner.js'
+import { parseCommand } from './args.js'
 
 const USAGE = `usage: reelforge compat <dir> [--full] [--only a.json,b.json] [--out DIR] [--json report.json]
                         [--y-axis up|down] [--skip-layout]
@@ -52,7 +52,7 @@ export function summary(results: CompatResult[]): string {
 
 /** `reelforge compat <dir>`: exit 0 only when every file passed (accepted, rendered, timed to a frame, laid out). */
 export async function compatCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommand('compat', {
     args: argv,
     allowPositionals: true,
     options: {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import type { Edit } from '../../core/index.js'
 import { parseCsv } from './csv.js'
+import { parseJson } from './json.js'
 
 /** A usage mistake: the CLI prints it and exits before any work — 64, or 66 for a file it cannot read. */
 export class UsageError extends Error {
@@ -55,9 +56,10 @@ export async function mergeRows(file: string): Promise<Record<string, string>[]>
   const text = await readFile(file, 'utf8').catch((e: Error) => {
     throw new UsageError(`cannot read --merge-file ${file}: ${e.message}`, 66)
   })
+  const csv = extname(file).toLowerCase() === '.csv'
+  const data = csv ? undefined : parseJson(text, file) // a JSON slip is shown at its line and column
   try {
-    if (extname(file).toLowerCase() === '.csv') return parseCsv(text)
-    const data = JSON.parse(text) as unknown
+    if (csv) return parseCsv(text)
     const rows = Array.isArray(data) ? data : [data]
     if (!rows.every((r) => r && typeof r === 'object' && !Array.isArray(r))) throw new Error('expected an object of fields or an array of them')
     return rows.map((r) => Object.fromEntries(Object.entries(r as object).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])))

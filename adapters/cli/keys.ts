@@ -9,12 +9,14 @@ const USAGE = `usage:
 
 /** `reelforge keys`: manage API keys in the service database (stored hashed; the clear key is printed once). */
 export async function keysCommand(argv: string[]): Promise<number> {
-  const { action, values, positionals } = parseDatabaseCommand(argv, {
+  const { action, values, positionals } = parseDatabaseCommand('keys', argv, {
     sandbox: { type: 'boolean' },
     admin: { type: 'boolean' },
     account: { type: 'string' },
     json: { type: 'boolean' },
   })
+  // Asking how is answered before the database is opened (or created).
+  if (values.help || !['create', 'list', 'revoke'].includes(action ?? '')) return (console.error(USAGE), values.help ? 0 : 64)
   const db = await openServiceDatabase(values)
   const keys = new KeyStore(db)
   try {

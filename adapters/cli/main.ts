@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { nearest } from '../../core/index.js'
+import { UsageError } from './edit-options.js'
 import { renderCommand } from './render.js'
 
 // Commands load lazily: `reelforge render` never pays for the service's modules.
@@ -21,9 +23,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 const USAGE = `reelforge — video composition from Shotstack-style JSON timelines
 
 usage:
-  reelforge render <edit.json> -o <out.mp4>    render an edit to a file (--merge, --merge-file for bulk, overrides)
-  reelforge still <edit.json> -t 2.5 -o f.png   one frame of an edit as a picture
-  reelforge validate <edit.json>                check an edit; exit 2 with every issue and its path
+  reelforge render <edit.json> [-o out.mp4]    render an edit to a file (default out/<edit>.mp4; --merge, overrides)
+  reelforge still <edit.json> -t 2.5 [-o f.png] one frame of an edit as a picture (default out/<edit>-2.5s.png)
+  reelforge validate <edit.json> [--probe]      check an edit; exit 2 with every issue and its path (--probe: and
+                                                that every source loads and decodes, every font exists)
   reelforge preview <edit.json> [--port 3210]   a local page playing the edit, re-rendered on save, with a scrubber
   reelforge serve [--port 3000] [--data ./data] the /v1 HTTP service (--redis URL: queue renders on BullMQ)
   reelforge worker --redis URL [--data ./data]  render jobs from the BullMQ queue (any machine sharing the storage)
@@ -34,6 +37,8 @@ usage:
   reelforge --version                           the installed version
   reelforge compat <dir> [--full]               render a folder of Shotstack edits offline, checking each
   reelforge story "<prompt>" -o <out.mp4>       prompt to a narrated, captioned video (offline without keys)
+
+reelforge <command> --help says more about each.
 `
 
 /** The package's version, from the package.json above this file (in the source tree and in dist/ alike). */
@@ -49,10 +54,12 @@ async function version(): Promise<string> {
 /** CLI entry: `reelforge <command> [...]`. */
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
-  const command = name ? COMMANDS[name] : undefined
+  if (!name || ['-h', '--help', 'help'].includes(name)) return (console.error(USAGE), 0)
+  const command = COMMANDS[name]
   if (!command) {
-    console.error(USAGE)
-    return name && !['-h', '--help', 'help'].includes(name) ? 64 : 0
+    const option = name.startsWith('-')
+    const near = nearest(name, option ? ['--version', '--help'] : Object.keys(COMMANDS).filter((c) => !c.startsWith('-')))
+    throw new UsageError(`unknown ${option ? 'option' : 'command'} ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}; see reelforge --help`)
   }
   return command(rest)
 }
@@ -60,8 +67,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (e) => {
-    // A user sees what went wrong; the stack is for --debug.
-    console.error(process.argv.includes('--debug') ? e : `error: ${e instanceof Error ? e.message : String(e)}`)
-    process.exitCode = 1
+    // A slip in the command line (any command's), said in one line; anything else as it is, its stack with --debug.
+    if (e instanceof UsageError) console.error(`error: ${e.message}`)
+    else console.error(process.argv.includes('--debug') ? e : `error: ${e instanceof Error ? e.message : String(e)}`)
+    process.exitCode = e instanceof UsageError ? e.exitCode : 1
   },
 )

@@ -4,11 +4,11 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { createServer, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { type Compositor, type Edit, frameEdit } from '../../core/index.js'
 import { UsageError } from './edit-options.js'
 import { PREVIEW_PAGE } from './preview-page.js'
 import { loadEdits, OUTPUT_OPTIONS } from './render.js'
+import { parseCommand } from './args.js'
 
 const USAGE = `usage: reelforge preview <edit.json> [--port 3210] [--resolution preview] [--merge KEY=VALUE]…
 
@@ -17,7 +17,7 @@ any frame at once from a scrubber; every save of the file renders it again.`
 
 /** `reelforge preview`: the edit rendered, re-rendered on save, with a frame scrubber, on a local page. */
 export async function previewCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommand('preview', {
     args: argv,
     allowPositionals: true,
     options: { ...OUTPUT_OPTIONS, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { dbTarget, defaultConfig } from '../../service/config.js'
 import { redact } from '../../service/redact.js'
 import { storageFor } from '../../service/storage/storage-select.js'
 import { countOption, listenProblem, preflight, redisUrlOption, refuse } from './startup.js'
 import { exitOnStopSignal, stopGraceSeconds } from './stop-signals.js'
+import { parseCommand } from './args.js'
 
 const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR] [--y-axis down|up] [--shotstack]
   --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)
@@ -16,7 +16,7 @@ const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data .
 
 /** `reelforge serve`: the /v1 service on embedded defaults (SQLite + local files under --data, in-process worker). */
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommand('serve', {
     args: argv,
     options: {
       port: { type: 'string', short: 'p' },

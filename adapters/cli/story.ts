@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
 import { createRenderer } from '../../index.js'
 import type { AiAsk, AiProviderPlugin } from '../../core/index.js'
 import { aiProvidersFromConfig } from '../../plugins/index.js'
 import { storyboard, type StoryboardRequest } from '../../plugins/lib/story/storyboard.js'
 import { createProgressPrinter } from './progress.js'
 import { reportError } from './report.js'
+import { parseCommand } from './args.js'
 
 const USAGE = `usage: reelforge story "<prompt>" -o <out.mp4> [--duration 20] [--aspect 16:9|9:16|1:1|4:5]
                        [--voice NAME] [--style WORDS] [--resolution preview|mobile|sd|hd|1080] [--edit story.json]
@@ -19,7 +19,7 @@ const RESOLUTIONS = ['preview', 'mobile', 'sd', 'hd', '1080'] as const
 
 /** `reelforge story`: prompt to a narrated, captioned video. */
 export async function storyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommand('story', {
     args: argv,
     allowPositionals: true,
     options: {

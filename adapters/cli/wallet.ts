@@ -15,11 +15,13 @@ const USAGE = `usage:
  * `POST /v1/wallet/deposits` for a wallet.deposit event).
  */
 export async function walletCommand(argv: string[]): Promise<number> {
-  const { action, values, positionals } = parseDatabaseCommand(argv, {
+  const { action, values, positionals } = parseDatabaseCommand('wallet', argv, {
     account: { type: 'string' },
     key: { type: 'string' },
     note: { type: 'string' },
   })
+  // Asking how is answered before the database is opened (or created).
+  if (values.help || !['deposit', 'show'].includes(action ?? '')) return (console.error(USAGE), values.help ? 0 : 64)
   const db = await openServiceDatabase(values)
   try {
     const account = values.account ?? (values.key ? (await new KeyStore(db).verify(values.key))?.accountId : undefined)

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { parseArgs } from 'node:util'
 import { redact } from '../../service/redact.js'
 import { startBullWorker } from '../../service/queue/bull-worker.js'
 import { defaultConfig, filesDir, workDir } from '../../service/config.js'
@@ -11,6 +10,7 @@ import { redisProbe } from '../../service/queue/redis-check.js'
 import { countOption, listenProblem, preflight, redisUrlOption, refuse } from './startup.js'
 import { exitOnStopSignal, stopGraceSeconds } from './stop-signals.js'
 import { startWorkerHttp, workerStats } from './worker-http.js'
+import { parseCommand } from './args.js'
 
 const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data] [--concurrency 1] [--base-url URL] [--port 0] [--host 127.0.0.1]
   Renders jobs that \`reelforge serve --redis …\` queued. Files go to the service's storage: the bucket in
@@ -29,7 +29,7 @@ const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data]
  * finishes the renders in progress within the grace, a second signal stops at once.
  */
 export async function workerCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommand('worker', {
     args: argv,
     options: {
       redis: { type: 'string' },

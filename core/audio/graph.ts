@@ -10,6 +10,8 @@ export interface Placement {
   start: number
   /** Seconds it plays for at most (the clip's length). */
   length: number
+  /** Where the edit asks for it (`timeline.tracks[0].clips[2]`, `timeline.soundtrack`), for messages. */
+  path?: string
 }
 
 /** Length of a fadeIn/fadeOut effect, at most half of what it fades. */

@@ -161,7 +161,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     const sounds: Placement[] = []
     clips.forEach((_, i) => {
       const audio = prepared[i]!.audio
-      if (audio) sounds.push({ source: audio, start: timing[i]!.start, length: timing[i]!.length })
+      if (audio) sounds.push({ source: audio, start: timing[i]!.start, length: timing[i]!.length, path: clips[i]!.path })
     })
     const soundtrack = edit.timeline.soundtrack
     if (soundtrack) {
@@ -175,6 +175,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
         source: { path, trim: 0, speed: 1, volume: soundtrack.volume ?? 1, effect: soundtrack.effect, duration: fileLength },
         start: 0,
         length: Math.min(timelineDuration, fileLength),
+        path: 'timeline.soundtrack',
       })
     }
     // ffmpeg input 0 is the piped video, except for audio-only outputs.

@@ -31,3 +31,10 @@ export function knownList(value: string, all: readonly string[], show = 6): stri
 
 /** Characters of an unknown name compared with the known ones (the longest known name is about 30). */
 const MAX_NAME = 64
+
+/** The one known name a slip most likely meant (`fromat` → `format`), or undefined when none is close. */
+export function nearest(value: string, all: readonly string[]): string | undefined {
+  const v = value.slice(0, MAX_NAME)
+  const best = all.map((name) => ({ name, d: distance(v, name) })).sort((a, b) => a.d - b.d)[0]
+  return best && best.d <= Math.max(1, Math.floor(v.length / 3)) ? best.name : undefined
+}
