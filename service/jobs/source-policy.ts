@@ -40,6 +40,10 @@ export function ownFileKey(src: string, baseUrl: string): string | undefined {
   return key !== undefined && STORAGE_KEY.test(key) ? key : undefined
 }
 
+/** What works where a local file does not (the refusal says it: a newcomer's edit names files on their disk). */
+const LOCAL_INSTEAD =
+  'give an http(s) URL, or upload the file (POST /v1/upload, or POST /ingest/v1/upload on the Shotstack API) and use its url; an operator can allow folders with REELFORGE_ALLOW_FILES'
+
 /**
  * Checks every source of an edit submitted over the API: `http(s)` through the SSRF guard, this service's
  * own files, `alias://`, and local paths only inside the operator's allowed directories. Throws one
@@ -56,7 +60,7 @@ export async function checkSources(
   const judged = new Map<string, Promise<string | undefined>>()
   const judge = (src: string): Promise<string | undefined> => {
     if (src.startsWith('alias://') || ownFileKey(src, policy.baseUrl)) return Promise.resolve(undefined)
-    if (isLocalSource(src)) return fileRefusal(src, policy.files, '/')
+    if (isLocalSource(src)) return fileRefusal(src, policy.files, '/').then((refused) => refused && `${refused}: ${LOCAL_INSTEAD}`)
     if (/^https?:\/\//i.test(src)) return checkUrl(src, policy.network)
     return Promise.resolve(SCHEMES)
   }

@@ -52,6 +52,21 @@ refuse('every asset kind, the soundtrack, fonts and merge values with a path, a 
   assert.is(await svc.jobs.queued(), 0, 'nothing was queued')
   await svc.close()
 })
+refuse('the refusal names what works instead: an http(s) URL, an upload (either API), the allow-list', async () => {
+  const svc = await testService()
+  const ways =
+    ': give an http(s) URL, or upload the file (POST /v1/upload, or POST /ingest/v1/upload on the Shotstack API) and use its url; an operator can allow folders with REELFORGE_ALLOW_FILES'
+  for (const route of ['/v1/render', '/edit/v1/render']) {
+    const r = await svc.call('POST', route, { body: withClips(clip({ type: 'image', src: '/etc/hostname' })) })
+    assert.is(r.status, 400)
+    assert.is(r.body.error.issues[0].message, `local files are not allowed over the API${ways}`, route)
+  }
+  await svc.close()
+  const allowing = await testService({ config: { files: { allow: [tempDir('reelforge-allow-')] } } })
+  const relative = await allowing.call('POST', '/v1/render', { body: withClips(clip({ type: 'image', src: 'red.png' })) })
+  assert.is(relative.body.error.issues[0].message, `local files are not allowed over the API (except absolute paths inside the allowed directories)${ways}`)
+  await allowing.close()
+})
 refuse("other schemes are refused; alias:// and this service's own file URLs are sources", async () => {
   const svc = await testService()
   for (const src of ['ftp://example.com/a.png', 'data:image/png;base64,AAAA', 'gopher://x/y']) {
