@@ -3,7 +3,9 @@
 #   1. Debian packages: ffmpeg, Xvfb + Mesa (headless-gl's display), the toolchain gl@8 builds with,
 #      espeak-ng (the local text-to-speech voice), pocketsphinx + pocketsphinx-en-us (local transcription, its model
 #      inside the package).
-#   2. npm dependencies (npm ci), when package-lock.json changed since the last install.
+#   2. npm dependencies (npm ci), unless node_modules already holds what package-lock.json says (whoever ran the
+#      install: this script, a plain `npm ci`, CI's cache) and gl's addon is built. Not in an installed package
+#      (no package-lock.json beside it): the app's own install put its dependencies in place.
 #   3. The dashboard bundle (dist/dashboard), when its sources changed.
 # With --test it also installs what only the tests use: Chromium (the dashboard's browser tests), the Redis
 # server (the BullMQ back end) and PostgreSQL (the second store), which scripts/services.sh starts on loopback.
@@ -33,13 +35,22 @@ if ((${#missing[@]})); then
   fi
 fi
 
-# npm ci only when the lock file changed (or node_modules is missing / the gl addon was not built).
-stamp=node_modules/.reelforge-setup
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f node_modules/gl/build/Release/webgl.node ]; then
+# npm's record of what it installed (node_modules/.package-lock.json, written at the end of every install) against
+# the lock: every package the lock lists at its version, but optional ones (other platforms' binaries), and nothing
+# the lock does not list.
+installed() {
+  node -e '
+    const { readFileSync } = require("node:fs")
+    const want = JSON.parse(readFileSync("package-lock.json", "utf8")).packages
+    const have = JSON.parse(readFileSync("node_modules/.package-lock.json", "utf8")).packages
+    const same = (k) => have[k] && have[k].version === want[k].version
+    const ok = Object.keys(want).every((k) => !k || same(k) || (want[k].optional && !have[k])) && Object.keys(have).every((k) => want[k])
+    process.exit(ok ? 0 : 1)
+  ' 2>/dev/null
+}
+if [ -f package-lock.json ] && { [ ! -f node_modules/gl/build/Release/webgl.node ] || ! installed; }; then
   echo "setup: npm ci (gl builds from source: about 2 minutes)"
   JOBS=max npm ci --no-audit --no-fund
-  echo "$want" > "$stamp"
 fi
 
 if [ ! -f dist/dashboard/app.js ] || [ -n "$(find adapters/dashboard/ui service/vocabulary.ts service/api-types.ts scripts/build-dashboard.mjs -newer dist/dashboard/app.js -print -quit)" ]; then
