@@ -74,7 +74,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** What reading an edit file takes: the output overrides, and how to make the renderer (`validate --probe`'s). */
+/** The output overrides an edit file is read with (`--resolution`, `--merge`…). */
 type LoadOptions = { [K in keyof typeof OUTPUT_OPTIONS]?: K extends 'merge' ? string[] : string }
 
 /**
