@@ -34,7 +34,6 @@ export async function stillCommand(argv: string[]): Promise<number> {
     const ext = values.out === undefined ? 'png' : extname(values.out).slice(1).toLowerCase().replace('jpeg', 'jpg')
     if (!STILLS.includes(ext)) throw new UsageError(`-o ${values.out}: a still is a png, jpg or bmp picture (name the file .png, .jpg or .bmp)`)
     const { renderer, edits, file, defaulted } = await loadEdits(positionals[0]!, { ...values, format: ext }, values.out, { suffix: `-${time}s` })
-    if (defaulted) console.error(`no -o given: writing ${defaulted}`)
     const { edit, out } = edits[0]!
     // The planner would draw the last frame for any later time: a time past the end is a slip to say.
     const onPlanned = ({ timelineDuration, fps }: { timelineDuration: number; fps: number }) => {
@@ -46,6 +45,8 @@ export async function stillCommand(argv: string[]): Promise<number> {
     }
     const result = await renderer.render(frameEdit(edit, time, ext), { out, baseDir: dirname(file), onPlanned })
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
+    // Said once the frame is there (a time past the end writes nothing).
+    if (defaulted) console.error(`no -o given: writing ${defaulted}`)
     console.log(`${result.path}\n  ${result.width}x${result.height}, the frame at ${time} s`)
     return 0
   } catch (e) {

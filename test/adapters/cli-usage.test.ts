@@ -108,6 +108,8 @@ test('still -t past the end of the edit is refused, naming its length; nothing w
   assert.is(res.status, 64, res.stderr)
   assert.equal(lines(res.stderr), ['error: -t 99 is past the end of the edit: it lasts 2 s, so its last frame is at -t 1.917'])
   assert.not.ok(existsSync(out))
+  const unnamed = cli('still', write('card.json', edit), '-t', '99')
+  assert.equal(lines(unnamed.stderr), [lines(res.stderr)[0]], 'no word of a file it did not write')
   assert.is(cli('still', write('card.json', edit), '-t', '1.917', '-o', out).status, 0, 'the last frame itself is drawn')
 })
 
