@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { RenderError } from '../errors.js'
 
 /**
@@ -41,8 +41,8 @@ export function ownsDisplay(): boolean {
 
 async function startXvfb(): Promise<string> {
   for (let n = 90 + (process.pid % 400); n < 1000; n++) {
-    // A lock file or socket means another server holds this number.
-    if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue
+    // A lock file or socket means another server holds this number — unless its server is dead.
+    if (!reclaimIfStale(n)) continue
     const display = `:${n}`
     const child = spawn('sh', ['-c', WATCHDOG, 'reelforge-xvfb', String(process.pid), display], { stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
@@ -65,6 +65,38 @@ async function startXvfb(): Promise<string> {
     }
   }
   throw new RenderError('E_GL_UNAVAILABLE', 'no free X display number for Xvfb')
+}
+
+/**
+ * True when display number n is free. A lock whose pid is dead is a leftover of an Xvfb killed by SIGKILL (a
+ * cancelled render's process group, a kill -9): it and its socket are removed, as X servers themselves do, or
+ * such leftovers would use up every number on a long-running host.
+ */
+function reclaimIfStale(n: number): boolean {
+  const lock = `/tmp/.X${n}-lock`
+  const socket = `/tmp/.X11-unix/X${n}`
+  if (!existsSync(lock)) return !existsSync(socket)
+  let pid = Number.NaN
+  try {
+    pid = Number.parseInt(readFileSync(lock, 'utf8'), 10)
+  } catch {}
+  if (!(pid > 0) || alive(pid)) return false
+  try {
+    rmSync(socket, { force: true })
+    rmSync(lock, { force: true })
+  } catch {
+    return false // another user's leftovers: not ours to remove
+  }
+  return true
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 function waitForSocket(n: number, child: ChildProcess): Promise<'up' | 'died' | 'missing'> {

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
@@ -26,6 +26,54 @@ test('without DISPLAY the library starts its own Xvfb, renders, and stops it on 
   // The watchdog stops Xvfb within about a second of the process ending.
   for (let i = 0; i < 40 && existsSync(`/tmp/.X11-unix/X${n}`); i++) await new Promise((r) => setTimeout(r, 100))
   assert.not.ok(existsSync(`/tmp/.X11-unix/X${n}`), `Xvfb ${display} still running after exit`)
+})
+
+test('locks a killed Xvfb left behind (dead pid) are reclaimed, not counted as taken', async () => {
+  // Xvfb killed by SIGKILL (a cancelled render's process group) leaves /tmp/.X<n>-lock and its socket. Fill every
+  // number this process would try with such leftovers: it must still get a display.
+  const dead = spawnSync('true').pid!
+  const env = { ...process.env }
+  delete env.DISPLAY
+  const child = spawn(
+    'node_modules/.bin/tsx',
+    [
+      '--input-type=module',
+      '-e',
+      `import { ensureDisplay } from './core/render/display.ts'
+process.stdin.once('data', async () => { console.log(await ensureDisplay()); process.exit(0) })`,
+    ],
+    { cwd: new URL('../..', import.meta.url).pathname, env, stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  let out = ''
+  child.stdout.on('data', (d) => (out += d))
+  // tsx runs the script in a grandchild: find the node process that will own the display.
+  await new Promise((r) => setTimeout(r, 1500))
+  const pids = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .map(Number)
+  const owner = pids.filter(Boolean).at(-1) ?? child.pid!
+  const first = 90 + (owner % 400)
+  const planted: number[] = []
+  for (let n = first; n < 1000; n++) {
+    if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue
+    writeFileSync(`/tmp/.X${n}-lock`, `${String(dead).padStart(10)}\n`)
+    writeFileSync(`/tmp/.X11-unix/X${n}`, '')
+    planted.push(n)
+  }
+  try {
+    child.stdin.write('go\n')
+    const code = await new Promise((r) => child.on('exit', r))
+    assert.is(code, 0)
+    assert.match(out.trim(), /^:\d+$/)
+  } finally {
+    for (const n of planted) {
+      const lock = `/tmp/.X${n}-lock`
+      if (!existsSync(lock) || Number(readFileSync(lock, 'utf8')) !== dead) continue
+      rmSync(lock, { force: true })
+      rmSync(`/tmp/.X11-unix/X${n}`, { force: true })
+    }
+  }
 })
 
 test.run()
