@@ -23,34 +23,52 @@ async function indices(decoder: RawVideoDecoder, count: number, pauseMs = 0): Pr
   }
   return out
 }
-const ours = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('reelforge-') && !n.startsWith('reelforge-test-')))
+
+/**
+ * Runs `fn` with a TMPDIR of its own (the other lane's decoders make socket directories in /tmp meanwhile), giving
+ * it a lister of the decoder directories in there.
+ */
+async function inOwnTmp(fn: (ours: () => string[]) => Promise<void>) {
+  const saved = process.env.TMPDIR
+  process.env.TMPDIR = tempDir()
+  try {
+    await fn(() => readdirSync(tmpdir()).filter((n) => n.startsWith('reelforge-')))
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = saved
+  }
+}
 
 const decoder = suite('video decoder')
 decoder.before(async () => {
   src = await indexedVideo(join(dir, 'idx.mp4'), { fps: 25, seconds: 4 })
 })
 
-decoder('every frame in order over the socket, also when reading pauses at the read-ahead bound; its socket directory goes with it', async () => {
-  const before = ours()
-  const d = new RawVideoDecoder({ path: src, trim: 1, speed: 1, fps: 25, width: W, height: H, label: 'clip', readAhead: 2 })
-  const fresh = [...ours()].filter((n) => !before.has(n))
-  assert.is(fresh.length, 1, 'one socket directory while it runs')
-  const got = await indices(d, 40, 5)
-  assert.equal(
-    got,
-    Array.from({ length: 40 }, (_, k) => 25 + k),
-  )
-  // The source has 100 frames; from 1 s on, 75 remain, then the end.
-  const rest = await indices(d, 80)
-  assert.equal(
-    rest.slice(40, 75),
-    Array.from({ length: 35 }, (_, k) => 65 + k),
-  )
-  assert.is(rest[75], null, 'null after the last frame')
-  assert.ok(d.buffersMade <= 4, `${d.buffersMade} frame buffers for 75 frames (read-ahead 2 + shown + filling)`)
-  d.close()
-  assert.not.ok(ours().has(fresh[0]!), 'directory removed on close')
-})
+decoder('every frame in order over the socket, also when reading pauses at the read-ahead bound; its socket directory goes with it', () =>
+  inOwnTmp(async (ours) => {
+    const d = new RawVideoDecoder({ path: src, trim: 1, speed: 1, fps: 25, width: W, height: H, label: 'clip', readAhead: 2 })
+    try {
+      assert.is(ours().length, 1, 'one socket directory while it runs')
+      const got = await indices(d, 40, 5)
+      assert.equal(
+        got,
+        Array.from({ length: 40 }, (_, k) => 25 + k),
+      )
+      // The source has 100 frames; from 1 s on, 75 remain, then the end.
+      const rest = await indices(d, 80)
+      assert.equal(
+        rest.slice(40, 75),
+        Array.from({ length: 35 }, (_, k) => 65 + k),
+      )
+      assert.is(rest[75], null, 'null after the last frame')
+      assert.ok(d.buffersMade <= 4, `${d.buffersMade} frame buffers for 75 frames (read-ahead 2 + shown + filling)`)
+      d.close()
+      assert.is(ours().length, 0, 'directory removed on close')
+    } finally {
+      d.close()
+    }
+  }),
+)
 
 decoder('skipping frames reuses their buffers: never more than read-ahead + 2 made', async () => {
   const d = new RawVideoDecoder({ path: src, trim: 0, speed: 1, fps: 25, width: W, height: H, label: 'clip', readAhead: 3 })
@@ -83,31 +101,29 @@ decoder('stdout carries the frames where no socket path fits (a long TMPDIR)', a
   }
 })
 
-decoder('an unreadable source fails with the clip label; closing early leaves nothing behind', async () => {
-  const before = ours()
-  const bad = new RawVideoDecoder({
-    path: join(dir, 'missing.mp4'),
-    trim: 0,
-    speed: 1,
-    fps: 25,
-    width: W,
-    height: H,
-    label: 'timeline.tracks[0].clips[2].asset.src',
-  })
-  try {
-    await bad.frame(0)
-    assert.unreachable('should fail')
-  } catch (e) {
-    assert.match((e as Error).message, /^timeline\.tracks\[0\]\.clips\[2\]\.asset\.src: cannot decode/)
-  }
-  bad.close()
-  const early = new RawVideoDecoder({ path: src, trim: 0, speed: 1, fps: 25, width: W, height: H, label: 'clip' })
-  early.close()
-  await new Promise((r) => setTimeout(r, 100))
-  assert.equal(
-    [...ours()].filter((n) => !before.has(n)),
-    [],
-  )
-})
+decoder('an unreadable source fails with the clip label; closing early leaves nothing behind', () =>
+  inOwnTmp(async (ours) => {
+    const bad = new RawVideoDecoder({
+      path: join(dir, 'missing.mp4'),
+      trim: 0,
+      speed: 1,
+      fps: 25,
+      width: W,
+      height: H,
+      label: 'timeline.tracks[0].clips[2].asset.src',
+    })
+    try {
+      await bad.frame(0)
+      assert.unreachable('should fail')
+    } catch (e) {
+      assert.match((e as Error).message, /^timeline\.tracks\[0\]\.clips\[2\]\.asset\.src: cannot decode/)
+    }
+    bad.close()
+    const early = new RawVideoDecoder({ path: src, trim: 0, speed: 1, fps: 25, width: W, height: H, label: 'clip' })
+    early.close()
+    await new Promise((r) => setTimeout(r, 100))
+    assert.equal(ours(), [])
+  }),
+)
 
 decoder.run()
