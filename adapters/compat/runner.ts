@@ -18,6 +18,8 @@ export interface CompatOptions {
   files?: string[]
   /** `preview` (default) renders at most 512 px on the long side; `full` at the edit's own size. */
   scale?: 'preview' | 'full'
+  /** Frame rate of preview renders (default: the edit's own, else 25): fewer frames for a quicker pass. */
+  fps?: number
   /** Where outputs go (default: a temp folder). */
   outDir?: string
   /** Where generated stand-in media are cached between runs. */
@@ -112,6 +114,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
     const { edit: offline, replaced } = rewriteSources(edit, serve)
     result.replaced = replaced.length
     if (opts.scale !== 'full') offline.output = previewOutput(offline.output as Record<string, unknown>)
+    if (opts.fps) offline.output = { ...(offline.output as Record<string, unknown>), fps: opts.fps }
     try {
       const valid = renderer.validate(offline).edit
       result.expected = await expectedDuration(valid)
