@@ -17,6 +17,8 @@ export type ServiceErrorCode =
   | 'E_RATE_LIMITED'
   | 'E_IDEMPOTENCY_MISMATCH'
   | 'E_CONTENT_MODERATED'
+  /** A dependency (the database, storage) is down for now: 503 with `Retry-After`. */
+  | 'E_UNAVAILABLE'
   | 'E_INTERNAL'
 
 /** A failure the service reports to its caller; the HTTP adapter maps `code` to a status. */

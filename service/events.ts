@@ -1,5 +1,9 @@
 import { EventEmitter } from 'node:events'
 import type { Job } from './jobs/store.js'
+import { logger } from './log.js'
+import { isUnavailable } from './retry.js'
+
+const log = logger('events')
 
 /** What happens to jobs, for whoever listens (webhooks, metrics, tests). */
 export interface JobEventMap {
@@ -27,7 +31,9 @@ export class JobEvents {
       try {
         await (listener as (...a: JobEventMap[K]) => unknown)(...args)
       } catch (e) {
-        console.error(`[events] ${name} listener failed:`, e)
+        // An outage is one line here (its watch logged it already); anything else keeps its stack.
+        if (isUnavailable(e)) log.error(`${name} listener failed: ${(e as Error).message}`)
+        else log.error(`${name} listener failed:`, e)
       }
     }
   }

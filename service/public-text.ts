@@ -10,12 +10,20 @@ const FILE_URL = /file:\/\/[^\s"'`<>|;,()[\]{}*?]*/gi
 const SERVER_PATH = /(?<![\w:/.~%-])\/(?!(?:v1|edit|serve|ingest|stage|dashboard)\/)[^\s"'`<>|;,()[\]{}*?]+\/[^\s"'`<>|;,()[\]{}*?]*/g
 
 /**
- * Text an API client may see: every server path replaced by `…/<file name>`, so no answer, job error,
- * warning or webhook reveals the server's layout (the client still sees which file its clip named). The
- * server log keeps the full text: `log` is called with it when anything was replaced.
+ * The address in a socket error (`connect ECONNREFUSED 10.0.0.5:9000`, `getaddrinfo ENOTFOUND minio.internal`):
+ * the host or IP and port of whatever the server was reaching — storage, the database, another service.
+ */
+const SOCKET_ADDRESS = /\b(connect|getaddrinfo|lookup\w*|query\w*) (E[A-Z_]{3,}) [^\s,;)'"]+/g
+
+/**
+ * Text an API client may see: every server path replaced by `…/<file name>` and the address dropped from
+ * socket errors, so no answer, job error, warning or webhook reveals the server's layout or the hosts it
+ * reaches (the client still sees which file its clip named, and that a connection was refused). The server
+ * log keeps the full text: `log` is called with it when anything was replaced.
  */
 export function publicText(text: string, log?: (full: string) => void): string {
   const clean = text
+    .replace(SOCKET_ADDRESS, '$1 $2')
     .replace(FILE_URL, (url) => `file://…/${basename(url)}`)
     .replace(SERVER_PATH, (path) => `…/${basename(path.replace(/[.:]+$/, ''))}${/[.:]+$/.exec(path)?.[0] ?? ''}`)
   if (clean !== text) log?.(text)

@@ -1,3 +1,6 @@
+import { logger } from './log.js'
+
+const log = logger('work')
 /**
  * Background work by id, a few at a time in this process: what source imports and AI jobs share. Ids are
  * kept in the database by their owners, so `stop` only forgets the queue here: the next `start` of the owner
@@ -39,7 +42,7 @@ export class WorkPool {
     while (!this.stopped && this.waiting.length && this.running.size < this.concurrency()) {
       const id = this.waiting.shift()!
       const run = this.run(id)
-        .catch((e) => console.error(`[work] ${id}:`, e))
+        .catch((e) => log.error(`${id}:`, e))
         .finally(() => {
           this.running.delete(run)
           this.pump()

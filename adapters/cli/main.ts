@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { nearest } from '../../core/index.js'
 import { UsageError } from './edit-options.js'
+import { logger } from '../../service/log.js'
+import { takeLogFormat } from './log-format.js'
 import { renderCommand } from './render.js'
 
 // Commands load lazily: `reelforge render` never pays for the service's modules.
@@ -35,6 +37,7 @@ usage:
   reelforge keys list | revoke <id>
   reelforge wallet deposit <amount> --key KEY   add prepaid credits
   reelforge --version                           the installed version
+  --log-format json (env REELFORGE_LOG=json)    serve and worker: one JSON object per log line (time, level, component, message)
   reelforge compat <dir> [--full]               render a folder of Shotstack edits offline, checking each
   reelforge story "<prompt>" -o <out.mp4>       prompt to a narrated, captioned video (offline without keys)
 
@@ -52,7 +55,12 @@ async function version(): Promise<string> {
 }
 
 /** CLI entry: `reelforge <command> [...]`. */
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const argv = takeLogFormat(args)
+  if (typeof argv === 'string') {
+    console.error(argv)
+    return 64
+  }
   const [name, ...rest] = argv
   if (!name || ['-h', '--help', 'help'].includes(name)) return (console.error(USAGE), 0)
   const command = COMMANDS[name]
@@ -68,8 +76,9 @@ main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (e) => {
     // A slip in the command line (any command's), said in one line; anything else as it is, its stack with --debug.
-    if (e instanceof UsageError) console.error(`error: ${e.message}`)
-    else console.error(process.argv.includes('--debug') ? e : `error: ${e instanceof Error ? e.message : String(e)}`)
+    const log = logger('cli', { prefix: false })
+    if (e instanceof UsageError) log.error(`error: ${e.message}`)
+    else log.error(process.argv.includes('--debug') ? e : `error: ${e instanceof Error ? e.message : String(e)}`)
     process.exitCode = e instanceof UsageError ? e.exitCode : 1
   },
 )

@@ -5,6 +5,10 @@ import { storageFor } from '../../service/storage/storage-select.js'
 import { countOption, listenProblem, preflight, redisUrlOption, refuse } from './startup.js'
 import { exitOnStopSignal, stopGraceSeconds } from './stop-signals.js'
 import { parseCommand } from './args.js'
+import { logger } from '../../service/log.js'
+
+/** The process's own lines, bare in the text format as they always were. */
+const log = logger('serve', { prefix: false })
 
 const USAGE = `usage: reelforge serve [--port 3000] [--host 127.0.0.1] [--data ./data] [--concurrency 1] [--base-url URL] [--redis redis://host:6379 [--segments N]] [--database postgres://…] [--allow-files DIR,DIR] [--y-axis down|up] [--shotstack]
   --redis: enqueue renders on BullMQ for \`reelforge worker\` processes instead of rendering here (env REELFORGE_REDIS_URL)
@@ -91,8 +95,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ? `renders queued on BullMQ at ${redact(config.redisUrl)} for reelforge worker${config.segments! > 1 ? `, split in ${config.segments} segments` : ''}`
     : `${config.concurrency} render${config.concurrency === 1 ? '' : 's'} at a time`
   const store = config.databaseUrl ? `, store: ${redact(config.databaseUrl)}` : ''
-  console.log(`reelforge listening on ${running.url} (data: ${config.dataDir}${store}, ${rendering})`)
-  console.log(`dashboard: ${running.url}/dashboard`)
+  log.info(`reelforge listening on ${running.url} (data: ${config.dataDir}${store}, ${rendering})`)
+  log.info(`dashboard: ${running.url}/dashboard`)
   // Renders in progress get the grace to finish, then go back to the queue; a second signal skips the grace.
   const grace = stopGraceSeconds()
   return exitOnStopSignal(

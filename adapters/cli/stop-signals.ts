@@ -1,3 +1,5 @@
+import { logger } from '../../service/log.js'
+
 /** Seconds past the grace a stopping process gives its connections to close before it exits regardless. */
 export const CLOSE_SECONDS = 5
 
@@ -23,16 +25,17 @@ export function exitOnStopSignal(
 ): Promise<never> {
   return new Promise<never>(() => {
     let stopping = false
+    const log = logger(command, { prefix: false })
     const onSignal = (signal: string) => {
       if (stopping) {
-        console.log(`${signal} again: stopping now`)
+        log.info(`${signal} again: stopping now`)
         process.exit(130)
       }
       stopping = true
-      console.log(`${signal}: ${announce(signal)}`)
+      log.info(`${signal}: ${announce(signal)}`)
       const deadline = setTimeout(
         () => {
-          console.error(`reelforge ${command}: still closing ${graceS + CLOSE_SECONDS} s after ${signal} (a dependency not answering?): exiting now`)
+          log.error(`reelforge ${command}: still closing ${graceS + CLOSE_SECONDS} s after ${signal} (a dependency not answering?): exiting now`)
           process.exit(1)
         },
         (graceS + CLOSE_SECONDS) * 1000,
@@ -41,7 +44,7 @@ export function exitOnStopSignal(
       stop(graceS * 1000).then(
         () => process.exit(0),
         (e: Error) => {
-          console.error(`reelforge ${command}: while stopping: ${e.message}`)
+          log.error(`reelforge ${command}: while stopping: ${e.message}`)
           process.exit(1)
         },
       )

@@ -11,6 +11,10 @@ import { countOption, listenProblem, preflight, redisUrlOption, refuse } from '.
 import { exitOnStopSignal, stopGraceSeconds } from './stop-signals.js'
 import { startWorkerHttp, workerStats } from './worker-http.js'
 import { parseCommand } from './args.js'
+import { logger } from '../../service/log.js'
+
+/** The process's own lines, bare in the text format as they always were. */
+const log = logger('worker', { prefix: false })
 
 const USAGE = `usage: reelforge worker --redis redis://host:6379 [--data ./data] [--concurrency 1] [--base-url URL] [--port 0] [--host 127.0.0.1]
   Renders jobs that \`reelforge serve --redis …\` queued. Files go to the service's storage: the bucket in
@@ -85,7 +89,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   stats.watch(running.pieces, 'piece')
   const where = server.address() as { port: number }
   const isolation = config.isolateRenders ? `, each render in its own process of at most ${config.limits.renderMemoryMb} MB` : ''
-  console.log(
+  log.info(
     `reelforge worker ${process.pid} ready (queue on ${redact(redisUrl)}, files in ${config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix ?? ''}` : filesDir(config)}, ${concurrency} at a time${isolation}, health on http://${host}:${where.port})`,
   )
   const grace = stopGraceSeconds()
@@ -95,7 +99,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     const closed = running.close().then(() => true)
     for (const end = Date.now() + graceMs; stats.running() > 0 && Date.now() < end; ) await sleep(100)
     if (stats.running() > 0)
-      console.log(`grace over: ${stats.running()} render(s) still running go back to the queue once their lock lapses (REELFORGE_LOCK_MS)`)
+      log.info(`grace over: ${stats.running()} render(s) still running go back to the queue once their lock lapses (REELFORGE_LOCK_MS)`)
     else await Promise.race([closed, sleep(3000)])
     server.close()
     server.closeAllConnections()

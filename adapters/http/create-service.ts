@@ -4,6 +4,9 @@ import type { ServiceConfig } from '../../service/config.js'
 import { createApp } from './app.js'
 import { InflightRequests } from './inflight.js'
 import type { Service as PublicService } from './service-type.js'
+import { logger } from '../../service/log.js'
+
+const log = logger('serve')
 
 export type { ServiceOverrides }
 
@@ -52,7 +55,7 @@ export async function createService(config: ServiceConfig, overrides: ServiceOve
     async close(graceMs) {
       await stop(graceMs)
       // Handlers still running (their clients may be gone) finish their writes before the database closes.
-      if (!(await inflight.drained(Math.min(graceMs ?? 30_000, 10_000)))) console.warn(`[serve] closing with ${inflight.active} request(s) still running`)
+      if (!(await inflight.drained(Math.min(graceMs ?? 30_000, 10_000)))) log.warn(`closing with ${inflight.active} request(s) still running`)
       await close()
     },
   }

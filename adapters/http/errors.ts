@@ -2,6 +2,9 @@ import type { HTTPError, H3Event } from 'h3'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import { ServiceError, type ServiceErrorCode } from '../../service/errors.js'
 import { publicIssues, publicText } from '../../service/public-text.js'
+import { logger } from '../../service/log.js'
+
+const log = logger('http')
 
 /** Every error code and its HTTP status: one table (a Record over the union, so it is exhaustive). */
 export const STATUS: Record<RenderErrorCode | ServiceErrorCode | 'E_METHOD_NOT_ALLOWED', number> = {
@@ -24,6 +27,7 @@ export const STATUS: Record<RenderErrorCode | ServiceErrorCode | 'E_METHOD_NOT_A
   E_ASSET_TOO_LARGE: 422,
   E_RATE_LIMITED: 429,
   E_INTERNAL: 500,
+  E_UNAVAILABLE: 503,
   E_PLUGIN_DUPLICATE: 500,
   E_PLUGIN_FAILED: 500,
   E_OUTPUT_FAILED: 500,
@@ -64,15 +68,15 @@ export function onError(error: HTTPError, event: H3Event): Response {
     const headers: Record<string, string> = cause instanceof ServiceError && cause.data?.retryAfter ? { 'retry-after': String(cause.data.retryAfter) } : {}
     // The rest of an oversized body is left unread: the connection cannot carry another request after it.
     if (cause.code === 'E_PAYLOAD_TOO_LARGE') headers.connection = 'close'
-    if (cause.data?.clientGone) console.warn(`[http] ${event.req.method} ${new URL(event.req.url).pathname}: ${cause.message}`)
+    if (cause.data?.clientGone) log.warn(`${event.req.method} ${new URL(event.req.url).pathname}: ${cause.message}`)
     // Messages may quote a file the server opened: clients see its name, the log the full path.
-    const message = publicText(cause.message, (full) => console.warn(`[http] ${event.req.method} ${new URL(event.req.url).pathname}: ${full}`))
+    const message = publicText(cause.message, (full) => log.warn(`${event.req.method} ${new URL(event.req.url).pathname}: ${full}`))
     return errorResponse(status, cause.code, message, issues ? { issues: publicIssues(issues) } : {}, headers)
   }
   if (error.status === 404 && !error.unhandled) return errorResponse(404, 'E_NOT_FOUND', `no route ${event.req.method} ${new URL(event.req.url).pathname}`)
   if (error.status === 405) return errorResponse(405, 'E_METHOD_NOT_ALLOWED', error.message)
   if (error.status === 413) return errorResponse(413, 'E_PAYLOAD_TOO_LARGE', error.message)
   if (!error.unhandled && error.status < 500) return errorResponse(error.status, 'E_BAD_REQUEST', error.message)
-  console.error(`[http] ${event.req.method} ${event.req.url} failed:`, cause ?? error)
+  log.error(`${event.req.method} ${event.req.url} failed:`, cause ?? error)
   return errorResponse(500, 'E_INTERNAL', 'internal error')
 }

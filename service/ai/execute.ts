@@ -4,6 +4,9 @@ import type { ServiceConfig } from '../config.js'
 import { publicText } from '../public-text.js'
 import { inWorkDir } from '../work-dir.js'
 import type { AiJobStore, AiOutcome } from './store.js'
+import { logger } from '../log.js'
+
+const log = logger('ai')
 
 type Deps = { config: ServiceConfig; store: AiJobStore; wallet: Wallet }
 
@@ -28,7 +31,7 @@ export async function executeAiJob<T>(
     await d.store.complete(job.id, outcome, credits)
     return { ok: true, value }
   } catch (error) {
-    const text = publicText(error instanceof Error ? error.message : String(error), (full) => console.warn(`[ai] ${job.label} failed: ${full}`))
+    const text = publicText(error instanceof Error ? error.message : String(error), (full) => log.warn(`${job.label} failed: ${full}`))
     const message = error instanceof RenderError && error.data?.moderated ? `refused by the provider's content policy: ${text}` : text
     await d.wallet.release(job.id)
     await d.store.failed(job.id, message)

@@ -7,6 +7,9 @@ import { materialize } from '../storage/storage.js'
 import { chooseProvider } from './choose.js'
 import { executeAiJob } from './execute.js'
 import type { AiJobDeps } from './jobs.js'
+import { logger } from '../log.js'
+
+const log = logger('ai')
 
 /**
  * The service's `AiRunner`: a render's voice-over or prompted video becomes an AI job of the render's account
@@ -61,7 +64,7 @@ export function aiForRender(d: AiJobDeps): AiRunner {
     // A storage fault reads back as the clip's provider failure, in public words (no storage paths).
     const readBack = (key: string) =>
       materialize(d.storage, key, d.config.cacheDir).catch((e: Error) => {
-        throw fail(publicText(e.message, (full) => console.warn(`[ai] ${task} for ${ctx.path}: reading back failed: ${full}`)))
+        throw fail(publicText(e.message, (full) => log.warn(`${task} for ${ctx.path}: reading back failed: ${full}`)))
       })
     const local = ran.value.key ? await readBack(ran.value.key) : undefined
     return { ...ran.value.out, ...(local ? { path: local } : {}), standIn: provider.standIn === true }

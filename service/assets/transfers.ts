@@ -18,6 +18,9 @@ import { inWorkDir } from '../work-dir.js'
 import { WorkPool } from '../work-pool.js'
 import { ownFileKey, parseTransfer } from './transfer-schema.js'
 import type { TransferAsset, TransferStore } from './transfer-store.js'
+import { logger } from '../log.js'
+
+const log = logger('transfers')
 
 /** The file being transferred, downloaded into the work folder: its path, its name (with the content's extension), its size. */
 interface Fetched {
@@ -79,7 +82,7 @@ export class Transfers {
         await (file instanceof Error ? Promise.reject(file) : this.send(asset, file, dir)).catch((e: Error) =>
           this.store.failed(
             asset.id,
-            publicText(e.message, (full) => console.warn(`[transfers] ${asset.id}: ${full}`)),
+            publicText(e.message, (full) => log.warn(`${asset.id}: ${full}`)),
           ),
         )
     })

@@ -2,12 +2,17 @@ import pg from 'pg'
 import { Transactions, type Params, type Sql } from './sql.js'
 import { migrations, POSTGRES } from './schema.js'
 import { redact } from '../redact.js'
+import { logger } from '../log.js'
+import { connectionFailure, databaseWatch, reached } from './postgres-outage.js'
 
 /** BIGINT (epoch milliseconds, counts, serials) and NUMERIC as JS numbers, like SQLite returns them. */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 }
+
+/** The statement in flight (or the next one) fails too, and says so; the watch logs the outage once. */
+const droppedWhileCheckedOut = (e: Error) => databaseWatch.failed(e)
 
 /** A statement with `?` or `@name` placeholders in PostgreSQL's `$n` form, and the names in order. */
 interface Translated {
@@ -29,20 +34,28 @@ export class PostgresSql implements Sql {
 
   constructor(readonly pool: pg.Pool) {
     this.tx = new Transactions<pg.PoolClient>({
-      open: async () => {
-        const client = await pool.connect()
-        try {
-          await client.query('BEGIN')
-        } catch (e) {
-          client.release(e as Error)
-          throw e
-        }
-        return client
-      },
-      commit: async (client) => void (await client.query('COMMIT')),
+      open: () =>
+        reached(async () => {
+          const client = await pool.connect()
+          // Checked out, a client has no listener of the pool's: a connection dropped between two statements of
+          // the transaction would be an unhandled 'error' event, ending the process.
+          client.on('error', droppedWhileCheckedOut)
+          try {
+            await client.query('BEGIN')
+          } catch (e) {
+            client.removeListener('error', droppedWhileCheckedOut)
+            client.release(e as Error)
+            throw e
+          }
+          return client
+        }),
+      commit: async (client) => void (await reached(() => client.query('COMMIT'))),
       rollback: async (client) => void (await client.query('ROLLBACK')),
-      exec: async (client, sql) => void (await client.query(sql)),
-      release: (client) => client.release(),
+      exec: async (client, sql) => void (await reached(() => client.query(sql))),
+      release: (client) => {
+        client.removeListener('error', droppedWhileCheckedOut)
+        client.release()
+      },
     })
   }
 
@@ -71,7 +84,7 @@ export class PostgresSql implements Sql {
   private async query(sql: string, params: Params): Promise<pg.QueryResult> {
     const { text, values } = this.translate(sql, params)
     const client = this.tx.current()?.conn ?? this.pool
-    return client.query(text, values)
+    return reached(() => client.query(text, values))
   }
 
   async all<T>(sql: string, params: Params = []): Promise<T[]> {
@@ -106,13 +119,16 @@ export class PostgresSql implements Sql {
 const pgValue = (v: unknown) =>
   typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v
 
+const log = logger('postgres')
+
 /**
  * Connects to PostgreSQL and brings the schema up to date. Several processes may start at once: the
  * migrations run under an advisory lock, so exactly one applies each.
  */
 export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<PostgresSql> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types })
-  pool.on('error', (e) => console.error('[postgres] idle client error:', e.message))
+  // A server that stops answering is noticed: connecting gives up after 10 s, and idle sockets are probed.
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types, connectionTimeoutMillis: 10_000, keepAlive: true })
+  pool.on('error', (e) => (connectionFailure(e) ? databaseWatch.failed(e) : log.error(`idle client error: ${e.message}`)))
   const client = await pool.connect()
   try {
     await client.query('BEGIN')

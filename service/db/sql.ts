@@ -1,4 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { logger } from '../log.js'
+
+const log = logger('db')
 
 /** Query parameters: positional (`?`) as an array, or named (`@name`) as an object. */
 export type Params = readonly unknown[] | Record<string, unknown>
@@ -109,6 +112,6 @@ async function runLogged(fn: () => void | Promise<void>): Promise<void> {
   try {
     await fn()
   } catch (e) {
-    console.error('[db] after-commit callback failed:', e)
+    log.error('after-commit callback failed:', e)
   }
 }

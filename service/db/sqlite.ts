@@ -3,6 +3,9 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Transactions, type Params, type Sql } from './sql.js'
 import { migrations, SQLITE } from './schema.js'
+import { logger } from '../log.js'
+
+const log = logger('db')
 
 /** Requests' transactions committed together at most (bounds how long the first one waits). */
 const MAX_BATCH = 64
@@ -159,7 +162,7 @@ export class SqliteSql implements Sql {
     try {
       if (this.db.inTransaction) this.db.exec('ROLLBACK')
     } catch (e) {
-      console.error('[db] rollback failed:', (e as Error).message)
+      log.error('rollback failed:', (e as Error).message)
     }
   }
 

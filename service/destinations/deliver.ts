@@ -7,6 +7,9 @@ import { TOKENS } from '../tokens.js'
 import { copyToS3, type CopiedFiles, type RenderFiles } from './copy.js'
 import type { IntegrationStore, S3Credentials } from './integrations.js'
 import { destinationsOf, pathOf, type Destination, type S3Options } from './schema.js'
+import { logger } from '../log.js'
+
+const log = logger('destinations')
 
 /** What sending a render to its destinations came to. */
 export interface Delivered {
@@ -89,6 +92,6 @@ export class Destinations {
   /** Removes an excluded render's files from reelforge's storage (after it completed with the copies' URLs). */
   async removeHosted(jobId: string, files: RenderFiles): Promise<void> {
     for (const key of [files.url, files.poster, files.thumbnail])
-      if (key) await this.storage.remove(key).catch((e) => console.error(`[destinations] could not remove ${key} of ${jobId}:`, (e as Error).message))
+      if (key) await this.storage.remove(key).catch((e) => log.error(`could not remove ${key} of ${jobId}:`, (e as Error).message))
   }
 }

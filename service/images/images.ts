@@ -18,6 +18,9 @@ import { checkObject, describeIssues, parseBody } from '../validate.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { Webhooks } from '../webhooks/events.js'
 import { fileUrl } from '../config.js'
+import { logger } from '../log.js'
+
+const log = logger('images')
 
 export type { ImageRecord }
 
@@ -265,7 +268,7 @@ export class ImageService {
       )
     } catch (e) {
       error = e
-      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[images] ${id} failed: ${full}`))
+      const message = publicText(e instanceof Error ? e.message : String(e), (full) => log.warn(`${id} failed: ${full}`))
       await this.d.db.transaction(async () => {
         await this.d.wallet.release(id)
         await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])
@@ -279,7 +282,7 @@ export class ImageService {
   }
 
   private background(task: Promise<void>) {
-    const tracked = task.catch((e) => console.error('[images] batch item failed unexpectedly:', e)).finally(() => this.running.delete(tracked))
+    const tracked = task.catch((e) => log.error('batch item failed unexpectedly:', e)).finally(() => this.running.delete(tracked))
     this.running.add(tracked)
   }
 }

@@ -7,6 +7,7 @@ import { timeBudget } from './time-budget.js'
 import type { JobKind, JobStage, YAxis } from './store.js'
 import { stitchToEdit, type StitchRequest } from './stitch.js'
 import type { Storage } from '../storage/storage.js'
+import { ServiceError } from '../errors.js'
 
 /** The "SANDBOX" watermark laid over every frame of a sandbox render. */
 const WATERMARK = { asset: { type: 'title', text: 'SANDBOX', style: 'chunk', size: 'x-large', color: '#66ffffff' }, start: 0, length: 'end' }
@@ -45,6 +46,10 @@ export function editOf(task: Pick<RenderTask, 'kind' | 'request' | 'sandbox'>): 
   }
   return edit
 }
+
+/** A failed upload as the job's error: E_UNAVAILABLE (storage down past its budget) as it is, anything else E_INTERNAL. */
+const storingFailed = (e: unknown) =>
+  e instanceof ServiceError ? e : new ServiceError('E_INTERNAL', `the render could not be stored: ${e instanceof Error ? e.message : String(e)}`)
 
 /** A path into the watermark track a sandbox render adds on top (its own remarks are not the client's). */
 const isWatermark = (task: Pick<RenderTask, 'sandbox'>, path: string) => task.sandbox && /^timeline\.tracks\[0\]/.test(path)
@@ -109,7 +114,9 @@ export async function renderToStorage(
       yAxis: task.yAxis ?? 'down',
     })
     report('saving', 0.98)
-    const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file)
+    // Storage rides out outages itself (service/storage/storage-retry.ts); whatever it still fails with ends the
+    // job as a ServiceError, which no queue retries: rendering again would not store the file any better.
+    const put = (file: string) => deps.storage.put(`${task.id}/${basename(file)}`, file).catch((e) => Promise.reject(storingFailed(e)))
     return {
       keys: {
         url: await put(result.path),

@@ -6,6 +6,9 @@ import { ServiceError } from '../errors.js'
 import type { JobEvents } from '../events.js'
 import type { JobStore } from './store.js'
 import type { RenderOutcome } from './render-task.js'
+import { logger } from '../log.js'
+
+const log = logger('worker')
 
 export interface SettleDeps {
   config: ServiceConfig
@@ -69,7 +72,7 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
 export async function failJob(d: SettleDeps, id: string, owner: string | null, error: unknown, cancelled = false): Promise<boolean> {
   const message = cancelled ? 'cancelled' : failureText(error)
   if (error instanceof Error && !(error instanceof RenderError) && !(error instanceof ServiceError) && !cancelled)
-    console.error(`[worker] job ${id} failed unexpectedly:`, error)
+    log.error(`job ${id} failed unexpectedly:`, error)
   // The failure and the release of the hold commit together (a crash between them loses neither).
   const failed = await d.jobs.transaction(async () => {
     const ok = await d.jobs.fail(id, owner, message)

@@ -7,6 +7,9 @@ import { destinationsOf, unsentRecords } from '../destinations/schema.js'
 import { FAIR_CLAIM_SQL, PG_CLAIM_LOCK_SQL, TAKE_TURN_SQL } from './fair-claim.js'
 import { publicIssues, publicText } from '../public-text.js'
 import { TOKENS } from '../tokens.js'
+import { logger } from '../log.js'
+
+const log = logger('jobs')
 
 export type { JobStage, JobStatus }
 export type JobKind = 'render' | 'stitch'
@@ -314,7 +317,7 @@ export class JobStore {
    * are stored as clients see them, without server paths; the full error goes to the log.
    */
   async fail(id: string, owner: string | null, fullError: string, warnings: Warning[] = []): Promise<boolean> {
-    const error = publicText(fullError, (full) => console.warn(`[jobs] job ${id} failed: ${full}`))
+    const error = publicText(fullError, (full) => log.warn(`job ${id} failed: ${full}`))
     warnings = publicIssues(warnings)
     const changed = await this.db.run(
       `UPDATE jobs SET status = 'FAILED', stage = COALESCE(stage, 'queued'), error = @error, warnings = @warnings, lease_owner = NULL, lease_until = NULL, updated_at = @now, completed_at = @now

@@ -10,6 +10,11 @@ import { completeJob, failJob } from './settle.js'
 import { checkDuration } from './limits.js'
 import type { Storage } from '../storage/storage.js'
 import { TOKENS } from '../tokens.js'
+import { throughOutages } from '../db/postgres-outage.js'
+import { logger } from '../log.js'
+import { isUnavailable } from '../retry.js'
+
+const log = logger('worker')
 
 /** The abort reason of a render stopped because its process is stopping (`interrupt`). */
 const INTERRUPTED = new RenderError('E_CANCELLED', 'the server is stopping; the render goes back to the queue')
@@ -69,7 +74,8 @@ export class RenderWorker {
           if (!(await this.jobs.heartbeat(job.id, owner, this.config.leaseMs)) || (await this.jobs.cancelRequested(job.id)))
             controller.abort(new RenderError('E_CANCELLED', 'cancelled'))
         } catch (e) {
-          console.error(`[worker] heartbeat of ${job.id} failed:`, (e as Error).message) // the lease may lapse; the sweep decides
+          // The lease may lapse; the sweep decides. A database outage is logged once, by its watch.
+          if (!isUnavailable(e)) log.error(`heartbeat of ${job.id} failed:`, (e as Error).message)
         } finally {
           beating = false
         }
@@ -87,18 +93,19 @@ export class RenderWorker {
         onPlanned: async (planned) => {
           // Smart timing may have made the edit longer than submission could see: the limit applies now.
           checkDuration(planned.timelineDuration, this.config.limits, job.sandbox)
-          await this.billing.cover(job, { seconds: planned.duration, width: planned.width, height: planned.height })
+          await throughOutages(() => this.billing.cover(job, { seconds: planned.duration, width: planned.width, height: planned.height }), controller.signal)
         },
       })
       this.count(outcome)
-      await completeJob(settle, job.id, owner, outcome, controller.signal)
+      // A finished render waits out a database outage to be settled, rather than being rendered again.
+      await throughOutages(() => completeJob(settle, job.id, owner, outcome, controller.signal))
     } catch (e) {
       if (controller.signal.reason === INTERRUPTED) {
-        await this.jobs.release(job.id, owner).catch((err) => console.error(`[worker] could not re-queue ${job.id}:`, err))
+        await this.jobs.release(job.id, owner).catch((err) => log.error(`could not re-queue ${job.id}:`, err))
         return
       }
       const cancelled = controller.signal.aborted || (e instanceof RenderError && e.code === 'E_CANCELLED')
-      await failJob(settle, job.id, owner, e, cancelled).catch((err) => console.error(`[worker] could not record the failure of ${job.id}:`, err))
+      await throughOutages(() => failJob(settle, job.id, owner, e, cancelled)).catch((err) => log.error(`could not record the failure of ${job.id}:`, err))
     } finally {
       clearInterval(heartbeat)
       this.running.delete(job.id)

@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis'
 import type { PlannedRender } from '../../core/index.js'
 import type { Billing } from '../billing/billing.js'
 import { ServiceError, type ServiceErrorCode } from '../errors.js'
+import { throughOutages } from '../db/postgres-outage.js'
+import { isUnavailable } from '../retry.js'
 import type { JobStore } from '../jobs/store.js'
 import type { ServiceConfig } from '../config.js'
 import { checkDuration } from '../jobs/limits.js'
@@ -45,20 +47,22 @@ export function askCover(d: { queue: Queue; events: QueueEvents; timeoutMs: numb
 export function coverWorker(connection: Redis, d: { config: ServiceConfig; jobs: JobStore; billing: Billing }): Worker<CoverRequest, CoverAnswer> {
   return new Worker<CoverRequest, CoverAnswer>(
     COVER_QUEUE,
-    async ({ data }) => {
-      const job = await d.jobs.get(data.jobId)
-      if (job?.status !== 'QUEUED' && job?.status !== 'PROCESSING')
-        return { ok: false, code: 'E_CONFLICT', message: `render ${data.jobId} is ${job?.status ?? 'unknown'}` }
-      try {
-        // Smart timing may have made the edit longer than submission could see: the limit applies now.
-        checkDuration(data.timelineSeconds, d.config.limits, job.sandbox)
-        await d.billing.cover(job, data)
-        return { ok: true }
-      } catch (e) {
-        if (e instanceof ServiceError) return { ok: false, code: e.code, message: e.message }
-        throw e // the database failed: the worker's wait fails and its render is retried
-      }
-    },
+    // A database outage is waited out (the worker waits as long); past it the worker's wait fails and BullMQ retries.
+    ({ data }) =>
+      throughOutages(async () => {
+        const job = await d.jobs.get(data.jobId)
+        if (job?.status !== 'QUEUED' && job?.status !== 'PROCESSING')
+          return { ok: false, code: 'E_CONFLICT', message: `render ${data.jobId} is ${job?.status ?? 'unknown'}` }
+        try {
+          // Smart timing may have made the edit longer than submission could see: the limit applies now.
+          checkDuration(data.timelineSeconds, d.config.limits, job.sandbox)
+          await d.billing.cover(job, data)
+          return { ok: true }
+        } catch (e) {
+          if (e instanceof ServiceError && !isUnavailable(e)) return { ok: false, code: e.code, message: e.message }
+          throw e // the database failed
+        }
+      }),
     { connection, concurrency: 8 },
   )
 }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { Queue, QueueEvents, UnrecoverableError, type Job as BullJob, type JobsOptions, type Worker, type WorkerOptions } from 'bullmq'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import type { Job, JobStage } from '../jobs/store.js'
@@ -7,6 +7,14 @@ import { coverWorker } from './bull-cover.js'
 import { ServiceError } from '../errors.js'
 import type { RenderOutcome, RenderTask } from '../jobs/render-task.js'
 import { completeJob, failJob, failureText, type SettleDeps } from '../jobs/settle.js'
+import { logger } from '../log.js'
+import { isUnavailable } from '../retry.js'
+import { redisConnection, redisUnreachable } from './redis-connection.js'
+
+const log = logger('bullmq')
+
+/** An outage of Redis or the database: logged once by its watch, not again by every call it fails. */
+export const quiet = (e: unknown) => redisUnreachable(e) || isUnavailable(e)
 
 /** The BullMQ queue renders wait in, and the channel cancellations go out on (workers subscribe). */
 export const RENDER_QUEUE = 'reelforge-render'
@@ -62,8 +70,7 @@ export function bullPriority(sandbox: boolean, queuedAhead: number): number {
   return sandbox ? LIVE_BAND + rank : rank
 }
 
-/** BullMQ wants no per-request retry limit on its blocking connections. */
-export const redisConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null })
+export { redisConnection }
 
 export interface BullQueueDeps extends SettleDeps {
   redisUrl: string
@@ -103,8 +110,8 @@ export class BullQueue implements JobQueue {
     this.queue = new Queue(RENDER_QUEUE, { connection: this.connections[0]! })
     this.events = new QueueEvents(RENDER_QUEUE, { connection: this.connections[1]!, autorun: false })
     this.publisher = this.connections[2]!
-    this.queue.on('error', (e) => console.error('[bullmq]', e.message))
-    this.events.on('error', (e) => console.error('[bullmq]', e.message))
+    this.queue.on('error', (e) => quiet(e) || log.error(e.message))
+    this.events.on('error', (e) => quiet(e) || log.error(e.message))
   }
 
   private async add(job: Job): Promise<unknown> {
@@ -137,18 +144,15 @@ export class BullQueue implements JobQueue {
     void (async () => {
       const job = await this.d.jobs.get(jobId)
       if (job) await this.add(job)
-    })().catch((e) => console.error(`[bullmq] could not enqueue ${jobId}: ${e.message}`))
+    })().catch((e) => log.error(`could not enqueue ${jobId}: ${e.message}`))
   }
 
   cancel(jobId: string): void {
-    void (async () => cancelBullJob(jobId, await this.queue.getJob(jobId), this.publisher))().catch((e) =>
-      console.error(`[bullmq] cancel ${jobId}: ${e.message}`),
-    )
+    void (async () => cancelBullJob(jobId, await this.queue.getJob(jobId), this.publisher))().catch((e) => log.error(`cancel ${jobId}: ${e.message}`))
   }
 
   start(): void {
-    const logged = (what: string, jobId: string, p: Promise<unknown>) =>
-      void p.catch((e) => console.error(`[bullmq] ${what} ${jobId}: ${(e as Error).message}`))
+    const logged = (what: string, jobId: string, p: Promise<unknown>) => void p.catch((e) => quiet(e) || log.error(`${what} ${jobId}: ${(e as Error).message}`))
     this.events.on('active', ({ jobId }) => logged('start', jobId, this.started(jobId)))
     this.events.on('progress', ({ jobId, data }) => {
       const p = data as { stage?: JobStage; progress?: number }
@@ -156,11 +160,11 @@ export class BullQueue implements JobQueue {
     })
     this.events.on('completed', ({ jobId, returnvalue }) => logged('complete', jobId, this.completed(jobId, returnvalue as unknown as RenderOutcome)))
     this.events.on('failed', ({ jobId, failedReason }) => logged('fail', jobId, this.failed(jobId, failedReason)))
-    void this.events.run().catch((e) => console.error('[bullmq] events:', e.message))
+    void this.events.run().catch((e) => quiet(e) || log.error('events:', e.message))
     const coverConnection = redisConnection(this.d.redisUrl)
     this.connections.push(coverConnection)
     this.cover = coverWorker(coverConnection, this.d)
-    this.cover.on('error', (e) => console.error('[bullmq] cover:', e.message))
+    this.cover.on('error', (e) => quiet(e) || log.error('cover:', e.message))
     void this.reconcile()
     this.timer = setInterval(() => void this.reconcile(), 5000)
   }
@@ -205,7 +209,7 @@ export class BullQueue implements JobQueue {
           else if (state === 'active' && job.status === 'QUEUED') await this.started(job.id, queued)
         }
       } catch (e) {
-        if (!this.stopRequested) console.error('[bullmq] reconcile:', (e as Error).message)
+        if (!this.stopRequested && !quiet(e)) log.error('reconcile:', (e as Error).message)
       } finally {
         this.reconciling = undefined
       }

@@ -2,11 +2,15 @@ import { Queue, QueueEvents, Worker } from 'bullmq'
 import type { Compositor } from '../../core/index.js'
 import { renderSegmented } from './segments.js'
 import { askCover, COVER_QUEUE } from './bull-cover.js'
-import { bullFailure, CANCEL_CHANNEL, RENDER_QUEUE, redisConnection, workerOptions } from './bull-queue.js'
+import { bullFailure, CANCEL_CHANNEL, quiet, RENDER_QUEUE, redisConnection, workerOptions } from './bull-queue.js'
 import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'
 import { renderToStorage, type RenderOutcome, type RenderTask } from '../jobs/render-task.js'
 import type { Storage } from '../storage/storage.js'
 import type { Limits } from '../config.js'
+import { logger } from '../log.js'
+
+/** A worker's own lines (`rendering <id> (attempt 1)`) read bare in the text format, as they always did. */
+const workerLog = logger('worker', { prefix: false })
 
 export interface BullWorkerOptions {
   redisUrl: string
@@ -34,7 +38,7 @@ export interface BullWorkerOptions {
  * re-encoding (`renderSegmented`). Pieces retry and recover from stalls like whole renders.
  */
 export async function startBullWorker(o: BullWorkerOptions) {
-  const log = o.log ?? ((line: string) => console.log(line))
+  const log = o.log ?? ((line: string) => workerLog.info(line))
   const connection = redisConnection(o.redisUrl)
   const segmentConnections = [redisConnection(o.redisUrl), redisConnection(o.redisUrl), redisConnection(o.redisUrl), redisConnection(o.redisUrl)] as const
   const pieceQueue = new Queue(SEGMENT_QUEUE, { connection: segmentConnections[0] })
@@ -96,8 +100,13 @@ export async function startBullWorker(o: BullWorkerOptions) {
     },
     workerOptions(connection, o.concurrency, o.lockMs),
   )
-  worker.on('error', (e) => log(`[bullmq] ${e.message}`))
-  pieces.on('error', (e) => log(`[bullmq] ${e.message}`))
+  // Redis being down is one line from its watch (service/queue/redis-connection.ts), not one per connection and try.
+  // BullMQ prints a stack for an `error` event nobody listens to: every worker, queue and event stream has a listener.
+  const reportError = (e: Error) => quiet(e) || log(`[bullmq] ${e.message}`)
+  worker.on('error', reportError)
+  pieces.on('error', reportError)
+  for (const q of [pieceQueue, coverQueue]) q.on('error', reportError)
+  for (const q of [pieceEvents, coverEvents]) q.on('error', reportError)
   const subscriber = connection.duplicate()
   await subscriber.subscribe(CANCEL_CHANNEL)
   subscriber.on('message', (_channel, jobId: string) => {

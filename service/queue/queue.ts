@@ -7,6 +7,10 @@ import type { Billing } from '../billing/billing.js'
 import { failJob } from '../jobs/settle.js'
 import { TOKENS } from '../tokens.js'
 import type { RenderWorker } from '../jobs/worker.js'
+import { logger } from '../log.js'
+import { isUnavailable } from '../retry.js'
+
+const log = logger('queue')
 
 /** Where submitted jobs wait for a worker. In-process by default; a distributed back end can replace it. */
 export interface JobQueue {
@@ -97,12 +101,12 @@ export class InProcessQueue implements JobQueue {
               `interrupted ${attempts} times (the renderer crashed or was killed); giving up`,
             )
           } else {
-            console.warn(`[queue] job ${id} lost its worker; re-queued (attempt ${attempts + 1})`)
+            log.warn(`job ${id} lost its worker; re-queued (attempt ${attempts + 1})`)
             this.notify()
           }
         }
       } catch (e) {
-        console.error('[queue] sweep failed:', (e as Error).message)
+        if (!isUnavailable(e)) log.error('sweep failed:', (e as Error).message) // an outage is logged once, by its watch
       } finally {
         this.sweeping = undefined
       }
@@ -113,7 +117,7 @@ export class InProcessQueue implements JobQueue {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       const job = await this.jobs.claim(this.owner, this.config.leaseMs, { accountCap: this.config.accountConcurrency }).catch((e) => {
-        console.error('[queue] claim failed:', (e as Error).message)
+        if (!isUnavailable(e)) log.error('claim failed:', (e as Error).message)
         return undefined
       })
       if (!job) {

@@ -14,6 +14,9 @@ import type { SourceRenditions } from './renditions.js'
 import { sniff } from './sniff.js'
 import { fetchStaged, StagedWatch, stagingKey } from './staged-upload.js'
 import type { Source, SourceStore } from './store.js'
+import { logger } from '../log.js'
+
+const log = logger('sources')
 
 /** The public record of a source, as events carry it. */
 export const sourceRecord = ({ accountId: _a, sandbox: _s, callback: _c, key: _k, staged: _st, ...record }: Source) => record
@@ -145,7 +148,7 @@ export class SourceImporter {
     try {
       await work
     } catch (e) {
-      const message = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[sources] ${source.id} failed: ${full}`))
+      const message = publicText(e instanceof Error ? e.message : String(e), (full) => log.warn(`${source.id} failed: ${full}`))
       await this.fail(source.id, message)
     }
     const done = (await this.sources.byId(source.id))!

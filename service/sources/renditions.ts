@@ -11,6 +11,9 @@ import { TOKENS } from '../tokens.js'
 import { RENDITION_FORMATS, type Rendition, type RenditionFormat } from './rendition-schema.js'
 import { type Made, transcode } from './rendition-transcode.js'
 import type { Sniffed } from './sniff.js'
+import { logger } from '../log.js'
+
+const log = logger('sources')
 
 type Row = Omit<SourceRenditionRecord, 'url' | 'transformation'> & { source_id: string; request: string; storage_key: string | null }
 
@@ -148,7 +151,7 @@ export class SourceRenditions {
 
   /** Records why, in words without server paths (the log keeps them). */
   private async failed(id: string, e: unknown): Promise<void> {
-    const error = publicText(e instanceof Error ? e.message : String(e), (full) => console.warn(`[sources] rendition ${id}: ${full}`))
+    const error = publicText(e instanceof Error ? e.message : String(e), (full) => log.warn(`rendition ${id}: ${full}`))
     await this.db.run("UPDATE source_renditions SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [error, nowIso(), id])
   }
 }

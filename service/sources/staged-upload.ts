@@ -4,6 +4,10 @@ import { pipeline } from 'node:stream/promises'
 import type { Storage } from '../storage/storage.js'
 import { byteCap, tooLarge } from './ingest.js'
 import type { SourceStore } from './store.js'
+import { logger } from '../log.js'
+import { isUnavailable } from '../retry.js'
+
+const log = logger('sources')
 
 /**
  * Uploads straight to the bucket (S3 storage): `POST /v1/upload` answers a presigned PutObject URL for a
@@ -71,7 +75,8 @@ export class StagedWatch {
       // A file PUT again after its source was imported (or failed) is nobody's: removed, outside any quota.
       for (const id of await this.sources.stagedLeftovers()) if (await this.storage.open(stagingKey(id))) await this.storage.remove(stagingKey(id))
     } catch (e) {
-      console.warn(`[sources] looking for uploads in the bucket failed: ${(e as Error).message}`)
+      // The database or the bucket being down is logged once, by its watch; it is looked at again next time.
+      if (!isUnavailable(e)) log.warn(`looking for uploads in the bucket failed: ${(e as Error).message}`)
     } finally {
       this.looking = false
     }

@@ -5,11 +5,28 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import type { S3Config } from '../config.js'
 import { checkBucket, createBucket } from './s3-bucket.js'
+import { logger } from '../log.js'
+import { storageCall } from './storage-retry.js'
 import { contentType, STORAGE_KEY, type Storage } from './storage.js'
+
+const log = logger('storage')
+
+/**
+ * The SDK's own warnings, in this service's log. Without a logger it prints "An error was encountered in a
+ * non-retryable streaming request." for every failed upload try, and with one it also logs every failed
+ * command (with its input) as an error: `storageCall` tries again, and its watch says once that storage is down.
+ */
+const SDK_LOG = {
+  debug: () => {},
+  info: () => {},
+  warn: (...parts: unknown[]) => void (String(parts[0]).includes('non-retryable streaming request') || log.warn(...parts)),
+  error: () => {},
+}
 
 /**
  * Files in a bucket under `<prefix><job id>/<name>`. The service proxies them at `/v1/files/…` (byte ranges
- * become ranged GETs), so clients never need bucket credentials and links do not expire.
+ * become ranged GETs), so clients never need bucket credentials and links do not expire. Every call rides
+ * out a storage outage (`storageCall`): an upload is sent again from the same local file, kept until it is in.
  */
 export class S3Storage implements Storage {
   private readonly s3: S3Client
@@ -24,6 +41,7 @@ export class S3Storage implements Storage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
+      logger: SDK_LOG,
     })
   }
 
@@ -34,14 +52,17 @@ export class S3Storage implements Storage {
 
   async put(key: string, file: string): Promise<string> {
     const { size } = await stat(file)
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.config.bucket,
-        Key: this.objectKey(key),
-        Body: createReadStream(file),
-        ContentLength: size,
-        ContentType: contentType(key),
-      }),
+    // A fresh stream each try: a failed send used up the last one.
+    await storageCall(() =>
+      this.s3.send(
+        new PutObjectCommand({
+          Bucket: this.config.bucket,
+          Key: this.objectKey(key),
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: contentType(key),
+        }),
+      ),
     )
     await rm(file, { force: true })
     return key
@@ -50,10 +71,12 @@ export class S3Storage implements Storage {
   async open(key: string) {
     if (!STORAGE_KEY.test(key)) return undefined
     const Key = this.objectKey(key)
-    const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key })).catch((e) => {
-      if (e?.$metadata?.httpStatusCode === 404 || e?.name === 'NotFound' || e?.name === 'NoSuchKey') return undefined
-      throw e
-    })
+    const head = await storageCall(() =>
+      this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key })).catch((e) => {
+        if (e?.$metadata?.httpStatusCode === 404 || e?.name === 'NotFound' || e?.name === 'NoSuchKey') return undefined
+        throw e
+      }),
+    )
     if (!head) return undefined
     return {
       size: head.ContentLength ?? 0,
@@ -61,7 +84,9 @@ export class S3Storage implements Storage {
       // The reader is handed out at once; the ranged GET streams into it.
       read: (range?: { start: number; end: number }): Readable => {
         const out = new PassThrough()
-        this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined })).then(
+        storageCall(() =>
+          this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined })),
+        ).then(
           (r) => (r.Body as Readable).pipe(out),
           (e) => out.destroy(e),
         )
@@ -92,6 +117,7 @@ export class S3Storage implements Storage {
   }
 
   async remove(key: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }))
+    const Key = this.objectKey(key)
+    await storageCall(() => this.s3.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key })))
   }
 }

@@ -3,6 +3,7 @@ import { access, constants, copyFile, mkdir, rename, rm, rmdir, stat } from 'nod
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { storageCall, transientStorageError } from './storage-retry.js'
 
 /** Where finished files live. Local directory by default; object storage can replace it. */
 export interface Storage {
@@ -50,7 +51,7 @@ export const contentType = (name: string) => CONTENT_TYPES[name.split('.').pop()
 /** Keys are `<job id>/<file name>` (never `..` in the name): nothing else may reach the filesystem. */
 export const STORAGE_KEY = /^[0-9a-f-]{36}\/(?!.*\.\.)[A-Za-z0-9._-]{1,100}$/
 
-/** Files under `<root>/<job id>/<name>`. */
+/** Files under `<root>/<job id>/<name>`; a disk that fails for a moment (a busy network mount) is tried again (`storageCall`). */
 export class LocalStorage implements Storage {
   constructor(private readonly root: string) {}
 
@@ -61,21 +62,24 @@ export class LocalStorage implements Storage {
 
   async put(key: string, file: string): Promise<string> {
     const target = this.pathOf(key)
-    await mkdir(dirname(target), { recursive: true })
-    try {
-      // Once more if the folder went in between: a neighbour's remove takes an emptied id folder with it.
-      await rename(file, target).catch(async () => (await mkdir(dirname(target), { recursive: true }), await rename(file, target)))
-    } catch {
-      await copyFile(file, target) // another filesystem
-      await rm(file, { force: true })
-    }
+    await storageCall(async () => {
+      await mkdir(dirname(target), { recursive: true })
+      try {
+        // Once more if the folder went in between: a neighbour's remove takes an emptied id folder with it.
+        await rename(file, target).catch(async () => (await mkdir(dirname(target), { recursive: true }), await rename(file, target)))
+      } catch {
+        await copyFile(file, target) // another filesystem
+        await rm(file, { force: true })
+      }
+    })
     return key
   }
 
   async open(key: string) {
     if (!STORAGE_KEY.test(key)) return undefined
     const path = this.pathOf(key)
-    const info = await stat(path).catch(() => undefined)
+    // Missing (or unreadable) is no file; a disk failing for a moment is asked again.
+    const info = await storageCall(() => stat(path).catch((e) => (transientStorageError(e) ? Promise.reject(e) : undefined)))
     if (!info?.isFile()) return undefined
     return { size: info.size, mtime: info.mtime, read: (range?: { start: number; end: number }) => createReadStream(path, range) }
   }
@@ -95,7 +99,7 @@ export class LocalStorage implements Storage {
 
   async remove(key: string): Promise<void> {
     const path = this.pathOf(key)
-    await rm(path, { force: true })
+    await storageCall(() => rm(path, { force: true }))
     // Keys are `<id>/<name>`: the id's folder goes with its last file, so a deleted source or render leaves
     // nothing behind; a folder still holding files stays (rmdir refuses it).
     await rmdir(dirname(path)).catch(() => {})

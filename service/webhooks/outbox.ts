@@ -6,6 +6,10 @@ import { inject, injectable } from '../di.js'
 import type { Delivery, DeliveryStatus } from '../api-types.js'
 import { destinationOf, DeliverySlots } from './outbox-slots.js'
 import { TOKENS } from '../tokens.js'
+import { logger } from '../log.js'
+import { isUnavailable } from '../retry.js'
+
+const log = logger('webhooks')
 
 /** Delays before retries 1…5, each counted from the failure before it (the seed's schedule). */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000]
@@ -142,7 +146,7 @@ export class WebhookOutbox {
   /** Sends one claimed delivery in the background; its slot is given back (and the loop woken) once recorded. */
   private launch(row: Row, slot: { destination: string; account_id: string }): void {
     const send: Promise<void> = this.attempt(row)
-      .catch((e) => console.error(`[webhooks] delivery ${row.id as string} failed to record:`, e))
+      .catch((e) => log.error(`delivery ${row.id as string} failed to record:`, isUnavailable(e) ? (e as Error).message : e))
       .finally(() => {
         this.slots.give(slot.destination, slot.account_id)
         this.sending.delete(send)
@@ -247,7 +251,7 @@ export class WebhookOutbox {
         await this.dispatch()
         delay = await this.untilNextDue()
       } catch (e) {
-        console.error('[webhooks] delivery loop failed:', e)
+        if (!isUnavailable(e)) log.error('delivery loop failed:', e) // an outage is logged once, by its watch
       }
       this.pumping = undefined
       if (this.running) this.schedule(this.wokenWhilePumping ? 0 : delay)

@@ -2,6 +2,9 @@ import { RenderError } from '../../../core/index.js'
 import { ServiceError } from '../../../service/errors.js'
 import { publicText } from '../../../service/public-text.js'
 import { STATUS } from '../errors.js'
+import { logger } from '../../../service/log.js'
+
+const log = logger('shotstack')
 
 // Shotstack's answers: `{ success, message, response }` on the Edit API (message is the HTTP reason, response
 // the data or an error message) and `{ data }` on the Serve API. Errors keep the envelope, so the official
@@ -51,11 +54,11 @@ export const ingestFailure = (status: number, message: string, headers: Record<s
 export function toFailure(e: unknown, where: string, shape: typeof failure = failure): Response {
   if (e instanceof ServiceError || e instanceof RenderError) {
     const status = STATUS[e.code] ?? 500
-    const message = publicText(e.message, (full) => console.warn(`[shotstack] ${where}: ${full}`))
+    const message = publicText(e.message, (full) => log.warn(`${where}: ${full}`))
     const retry: Record<string, string> = e instanceof ServiceError && e.data?.retryAfter ? { 'retry-after': String(e.data.retryAfter) } : {}
     return shape(status, message, retry)
   }
-  console.error(`[shotstack] ${where}:`, e)
+  log.error(`${where}:`, e)
   return shape(500, 'internal error')
 }
 
