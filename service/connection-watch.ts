@@ -64,9 +64,15 @@ export class ConnectionWatch {
     this.reminderAt = FIRST_REMINDER_MS
   }
 
-  /** A connection that is closed for good (quit) no longer holds the dependency down. */
+  /**
+   * A connection closed for good (quit, often while stopping) no longer holds the dependency down; nothing is
+   * logged, since its closing says nothing about whether the dependency is back.
+   */
   forget(member: unknown): void {
-    if (this.downMembers.has(member)) this.ok(member)
+    if (!this.downMembers.delete(member) || this.downMembers.size > 0) return
+    this.downSince = undefined
+    this.failures = 0
+    this.reminderAt = FIRST_REMINDER_MS
   }
 }
 

@@ -51,3 +51,14 @@ export function logger(component: string, opts: { prefix?: boolean } = {}): Logg
     error: (...parts) => write('error', parts),
   }
 }
+
+/**
+ * In the JSON format, Node's own process warnings (printed as several plain lines) become log lines too, so
+ * every line a process writes parses. Called once by the CLI, after the format is known.
+ */
+export function routeProcessWarnings(): void {
+  if (logFormat() !== 'json') return
+  process.removeAllListeners('warning')
+  const log = logger('node')
+  process.on('warning', (w) => log.warn(`${w.name}: ${w.message}`))
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { nearest } from '../../core/index.js'
 import { UsageError } from './edit-options.js'
-import { logger } from '../../service/log.js'
+import { logger, routeProcessWarnings } from '../../service/log.js'
 import { takeLogFormat } from './log-format.js'
 import { renderCommand } from './render.js'
 
@@ -61,6 +61,7 @@ async function main(args: string[]): Promise<number> {
     console.error(argv)
     return 64
   }
+  routeProcessWarnings()
   const [name, ...rest] = argv
   if (!name || ['-h', '--help', 'help'].includes(name)) return (console.error(USAGE), 0)
   const command = COMMANDS[name]

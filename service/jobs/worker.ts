@@ -82,7 +82,8 @@ export class RenderWorker {
       },
       Math.max(200, this.config.leaseMs / 3),
     )
-    await this.events.emit('render.processing', (await this.jobs.get(job.id)) ?? job)
+    // The claimed row stands in when the database is gone this instant (a throw here would end the queue's loop).
+    await this.events.emit('render.processing', (await this.jobs.get(job.id).catch(() => undefined)) ?? job)
     const settle = { config: this.config, jobs: this.jobs, billing: this.billing, events: this.events, destinations: this.destinations }
     try {
       const deps = { renderer: this.renderer, storage: this.storage, workRoot: workDir(this.config), limits: this.config.limits }

@@ -34,6 +34,10 @@ watch('one line when a dependency goes, none per further failure, one when every
   w.failed(refused, { startedAt: Date.now() - 1000 })
   assert.is(lines.length, 2, 'a call begun before the recovery says nothing new')
   assert.not.ok(w.down)
+  const closing = {}
+  w.failed(refused, { member: closing })
+  w.forget(closing) // quit while stopping: nothing says Redis is back
+  assert.equal([lines.length, w.down], [3, false])
 })
 watch.run()
 
