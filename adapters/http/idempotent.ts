@@ -5,6 +5,8 @@ import { type Idempotency, requestFingerprint } from '../../service/accounts/ide
 import type { Principal } from '../../service/accounts/keys.js'
 import { rawBody, readJson } from './body.js'
 import { STATUS } from './errors.js'
+import { throughOutages } from '../../service/db/postgres-outage.js'
+import { isUnavailable } from '../../service/retry.js'
 
 /**
  * Wraps a keyed POST handler with `Idempotency-Key` handling (see `Idempotency`). Without the header it just
@@ -38,7 +40,12 @@ export function idempotent(handler: (event: H3Event, principal: Principal) => un
         // Client errors are answers too: the same request gets the same answer.
         const issues = e.data?.issues
         await deps.idempotency.finish(scope, key, STATUS[e.code], { error: { code: e.code, message: e.message, ...(issues ? { issues } : {}) } })
-      } else await deps.idempotency.abandon(scope, key)
+      } else
+        await deps.idempotency.abandon(scope, key).catch((err) => {
+          if (!isUnavailable(err)) throw err
+          // The database went during the request: the key is let go once it is back (else its retry hears 409 for good).
+          void throughOutages(() => deps.idempotency.abandon(scope, key)).catch(() => {})
+        })
       throw e
     }
   }

@@ -26,14 +26,14 @@ test('every route answers 503 E_UNAVAILABLE with Retry-After, no address; render
   const capture = (...a: unknown[]) => void lines.push(a.map(String).join(' '))
   const restoreConsole = () => Object.assign(console, saved)
   try {
-    const edit = { ...titleEdit(6), output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 } }
+    const edit = { ...titleEdit(8), output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 } }
     const ids: string[] = []
     for (let i = 0; i < 2; i++) ids.push((await svc.call('POST', '/v1/render', { body: edit })).body.jobId)
     // Cut while they draw frames: they finish in the outage and must wait to be settled (a render still being
-    // planned would wait for the database to hold its price).
+    // planned waits for the database to hold its price).
     for (let until = Date.now() + 60_000; ; await sleep(50)) {
       const states = await Promise.all(ids.map((id) => svc.call('GET', `/v1/render/${id}`).then((r) => r.body)))
-      if (states.some((s) => s.stage === 'rendering') && states.every((s) => s.status !== 'COMPLETE')) break
+      if (states.some((s) => ['rendering', 'encoding', 'saving'].includes(s.stage) || s.status === 'COMPLETE')) break
       assert.ok(Date.now() < until, `never rendering: ${JSON.stringify(states)}`)
     }
     Object.assign(console, { log: capture, warn: capture, error: capture })
@@ -44,7 +44,7 @@ test('every route answers 503 E_UNAVAILABLE with Retry-After, no address; render
       const answers = [
         ['GET one', await svc.call('GET', `/v1/render/${ids[0]}`)],
         ['GET list', await svc.call('GET', '/v1/render')],
-        ['POST', await svc.call('POST', '/v1/render', { body: edit })],
+        ['POST', await svc.call('POST', '/v1/render', { body: edit, headers: { 'idempotency-key': 'during-the-outage' } })],
         ['unknown key', await svc.call('GET', '/v1/render', { key: 'rf_live_not_a_key' })],
         ['wallet', await svc.call('GET', '/v1/wallet')],
       ] as const
@@ -74,7 +74,9 @@ test('every route answers 503 E_UNAVAILABLE with Retry-After, no address; render
     const ledger = (await svc.call('GET', '/v1/wallet/ledger?limit=200')).body.entries as { kind: string; job_id: string }[]
     for (const id of ids) assert.is(ledger.filter((e) => e.job_id === id && e.kind === 'charge').length, 1, `${id} charged once`)
     assert.is((await svc.call('GET', '/v1/wallet')).body.held, 0, 'no credits left held')
-    assert.is((await svc.call('GET', '/v1/render?limit=100')).body.renders.length, 2, 'no render was taken while the database was down')
+    const again = await svc.call('POST', '/v1/render', { body: edit, headers: { 'idempotency-key': 'during-the-outage' } })
+    assert.is(again.status, 201, 'a key refused with 503 is free to use again')
+    assert.is((await svc.call('GET', '/v1/render?limit=100')).body.renders.length, 3, 'none was taken while the database was down')
 
     // One line when it went and one when it came back, not one per failed call (requests, claims, heartbeats).
     restoreConsole()
