@@ -5,6 +5,7 @@ import type { Billing } from '../billing/billing.js'
 import { ServiceError, type ServiceErrorCode } from '../errors.js'
 import { throughOutages } from '../db/postgres-outage.js'
 import { isUnavailable } from '../retry.js'
+import { finished } from './bull-finished.js'
 import type { JobStore } from '../jobs/store.js'
 import type { ServiceConfig } from '../config.js'
 import { checkDuration } from '../jobs/limits.js'
@@ -38,7 +39,7 @@ export function askCover(d: { queue: Queue; events: QueueEvents; timeoutMs: numb
   return async (jobId: string, planned: PlannedRender): Promise<void> => {
     const request: CoverRequest = { jobId, seconds: planned.duration, timelineSeconds: planned.timelineDuration, width: planned.width, height: planned.height }
     const asked = await d.queue.add('cover', request, { removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 } })
-    const answer = (await asked.waitUntilFinished(d.events, d.timeoutMs)) as CoverAnswer
+    const answer = (await finished(d.queue, asked, d.events, d.timeoutMs)) as CoverAnswer
     if (!answer.ok) throw new ServiceError(answer.code, answer.message)
   }
 }

@@ -6,6 +6,7 @@ import { RenderError, type Compositor, type Edit } from '../../core/index.js'
 import type { PieceRenderer } from './segments.js'
 import { bullFailure, cancelBullJob, workerOptions } from './bull-queue.js'
 import { materialize, type Storage } from '../storage/storage.js'
+import { finished } from './bull-finished.js'
 
 /**
  * The BullMQ queue the pieces of segment-parallel renders wait in. A separate queue from whole renders, so
@@ -68,7 +69,7 @@ export function remotePieces(d: {
     d.events.on('progress', onProgress)
     o.signal?.addEventListener('abort', abort, { once: true })
     try {
-      const outcome = await job.waitUntilFinished(d.events)
+      const outcome = await finished(d.queue, job, d.events)
       keys.push(outcome.key)
       const path = await materialize(d.storage, outcome.key, d.cacheDir)
       if (!path) throw new RenderError('E_OUTPUT_FAILED', `segment ${o.index} of ${d.parent} is missing from storage (${outcome.key})`)

@@ -52,6 +52,8 @@ test('each process logs the outage in a few JSON lines, and renders go on after'
     const after = (await api(port, key, 'POST', '/v1/render', edit)).body.jobId
     const job = await waitStatus(port, key, after, ['COMPLETE', 'FAILED'], 60_000)
     assert.is(job.status, 'COMPLETE', job.error)
+    // Each process says Redis is back once its last connection is (reconnects wait up to 5 s).
+    for (let until = Date.now() + 15_000; Date.now() < until && ![server, worker].every((p) => /Redis reachable again/.test(p.log())); ) await sleep(100)
 
     for (const [name, proc] of [
       ['serve', server],
