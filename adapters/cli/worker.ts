@@ -98,8 +98,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     // BullMQ's close waits for the renders, then for Redis: renders get the grace, Redis (maybe away) 3 s more.
     const closed = running.close().then(() => true)
     for (const end = Date.now() + graceMs; stats.running() > 0 && Date.now() < end; ) await sleep(100)
-    if (stats.running() > 0)
-      log.info(`grace over: ${stats.running()} render(s) still running go back to the queue once their lock lapses (REELFORGE_LOCK_MS)`)
+    if (stats.running() > 0) log.info(`grace over: ${stats.running()} render(s) still running go back to the queue once their lock lapses (REELFORGE_LOCK_MS)`)
     else await Promise.race([closed, sleep(3000)])
     server.close()
     server.closeAllConnections()

@@ -1,3 +1,5 @@
+import { logger } from '../log.js'
+
 /** One dependency's check: resolves when it answers, throws (with a message for the operator) when not. */
 export type Check = (signal: AbortSignal) => Promise<void>
 
@@ -25,16 +27,17 @@ export function readiness(
 ): Readiness {
   const timeoutMs = o.timeoutMs ?? 3000
   const cacheMs = o.cacheMs ?? 1000
-  const log = o.log ?? ((line: string) => console.error(line))
+  const ready = logger('ready')
+  const log = o.log ?? ((line: string) => ready.warn(line))
   const down = new Map<string, string>()
   const run = async (name: string, check: Check): Promise<boolean> => {
     try {
       await bounded(check, timeoutMs)
-      if (down.delete(name)) log(`[ready] ${name} answers again`)
+      if (down.delete(name)) log(`${name} answers again`)
       return true
     } catch (e) {
       const why = (e as Error).message
-      if (down.get(name) !== why) log(`[ready] ${name} is not ready: ${why}`)
+      if (down.get(name) !== why) log(`${name} is not ready: ${why}`)
       down.set(name, why)
       return false
     }
