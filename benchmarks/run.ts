@@ -1,19 +1,19 @@
 // `npm run bench`: reelforge against a hand-written ffmpeg filtergraph on the same slideshow, the mixed 1080p
 // minute with CPU-seconds per output minute, and the segment scaling table (`npm run bench -- segments` alone).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { probe } from '../core/index.js'
 import { ensureDisplay } from '../core/index.js'
 import { measure } from './lib/measure.js'
+import { mb, timed } from './lib/timed.js'
 import { slideshowMedia } from './lib/media.js'
 import { slideshowReferenceArgs } from './slideshow.reference.js'
 import { mixedEdit } from './mixed.js'
+import { footageCase } from './footage-case.js'
 
 const here = import.meta.dirname
 const work = join(here, '.media')
 mkdirSync(work, { recursive: true })
-const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`
 
 async function slideshow(label: string, resolution: 'hd' | '1080', size: { width: number; height: number }) {
   const images = await slideshowMedia(work)
@@ -40,44 +40,19 @@ async function slideshow(label: string, resolution: 'hd' | '1080', size: { width
   return { label, ratio, ours: result.renderMs, ref: ref.wallMs, rss: ours.peakRss }
 }
 
-/** Renders a timeline in a child (plain node on dist/) and reports realtime factor, frames/s, peak tree RSS. */
-async function timed(label: string, edit: object, name: string) {
-  const editFile = join(work, `${name}.json`)
-  writeFileSync(editFile, JSON.stringify(edit))
-  const env = { ...process.env, DISPLAY: await ensureDisplay() }
-  const run = await measure(process.execPath, [join(here, 'render-child.mjs'), editFile, join(work, `${name}.mp4`), here], { env })
-  const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
-  console.log(`\n${label}`)
-  console.log(
-    `  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`,
-  )
-  console.log(`  peak RSS per kind of process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
-  console.log(
-    `  at the tree's peak: ${run.atPeak.map(({ role, rss }) => `${role} ${mb(rss)}`).join(' + ')}; peak tree PSS (shared libraries counted once) ${mb(run.peakPss)}`,
-  )
-  const cores = availableParallelism()
-  console.log(
-    `  CPU seconds per kind of process: ${[...run.cpuByRole].map(([role, s]) => `${role} ${s.toFixed(1)}`).join(', ')} (of ${((cores * run.wallMs) / 1000).toFixed(0)} on ${cores} cores)`,
-  )
-  // The machine-independent cost: CPU-seconds per minute of output, the same on any machine for the same work.
-  const perMinute = (s: number) => (s / (r.duration / 60)).toFixed(1)
-  const total = [...run.cpuByRole.values()].reduce((a, b) => a + b, 0)
-  console.log(`  CPU-seconds per output minute: ${perMinute(total)} (${[...run.cpuByRole].map(([role, s]) => `${role} ${perMinute(s)}`).join(', ')})`)
-  return run.peakRss
-}
-
 const only = process.argv[2]
 if (!only || only === 'slideshow') {
   await slideshow('slideshow 1280x720 @ 30 fps, 10 s, x264 medium CRF 18', 'hd', { width: 1280, height: 720 })
   await slideshow('slideshow 1920x1080 @ 30 fps, 10 s, x264 medium CRF 18', '1080', { width: 1920, height: 1080 })
 }
 if (!only || only === 'mixed' || only === 'mixed-60s') {
-  const one = await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s')
+  const one = (await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s', work)).run
   if (only === 'mixed-60s') process.exit(0)
-  await timed("worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway's life)", await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise')
-  const ten = await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min')
-  console.log(`  peak RSS 10 min / 60 s: ${(ten / one).toFixed(2)} (flat means ≤ 1.10)`)
+  await timed("worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway's life)", await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise', work)
+  const ten = (await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min', work)).run
+  console.log(`  peak RSS 10 min / 60 s: ${(ten.peakRss / one.peakRss).toFixed(2)}, peak PSS ${(ten.peakPss / one.peakPss).toFixed(2)} (flat means ≤ 1.10)`)
 }
+if (!only || only.startsWith('footage')) await footageCase(work, only)
 if (!only || only === 'segments') {
   console.log('\nsegment scaling (benchmarks/segments.ts)')
   await import('./segments.js')

@@ -1,0 +1,21 @@
+// The footage case of `npm run bench` (issue 35): the footage minute at 1080p30, defaults, with the encoder floor
+// measured in the same run on the same frames; `npm run bench -- footage` runs it alone, `footage-10min` adds the
+// ten-minute render for the memory's flatness.
+import { encoderFloor } from './lib/encoder-floor.js'
+import { mb, timed } from './lib/timed.js'
+import { footageEdit } from './footage.js'
+
+export async function footageCase(work: string, only?: string) {
+  const label = 'footage 60 s 1080p30 (2 camera-like 12 Mbit/s clips with sound, 4 12 MP photos with Ken Burns, 3 text titles, soundtrack, fades; defaults)'
+  const { run, result, cpu, out } = await timed(label, await footageEdit(work, 1), 'footage-60s', work)
+  const floor = await encoderFloor(out, result, result.fps)
+  console.log(
+    `  encoder floor (x264 veryfast CRF 23 alone on the same frames, from raw I420): ${(floor.wallMs / 1000).toFixed(1)} s, ${floor.cpu.toFixed(1)} CPU-s, peak PSS ${mb(floor.peakPss)}`,
+  )
+  console.log(
+    `  render wall / floor wall ${(result.renderMs / floor.wallMs).toFixed(2)} (goal ≤ 1.3); tree CPU / floor CPU ${(cpu / floor.cpu).toFixed(2)} (goal ≤ 1.35); ${(result.duration / (result.renderMs / 1000)).toFixed(2)}x realtime (goal ≥ 1.0); peak tree PSS ${mb(run.peakPss)} (goal ≤ 600 MB)`,
+  )
+  if (only !== 'footage-10min' && only !== undefined) return
+  const ten = await timed('the footage minute stretched to 10 minutes', await footageEdit(work, 10), 'footage-10min', work)
+  console.log(`  peak PSS 10 min / 60 s: ${(ten.run.peakPss / run.peakPss).toFixed(2)} (flat means ≤ 1.10)`)
+}
