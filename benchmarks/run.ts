@@ -46,9 +46,16 @@ if (!only || only === 'slideshow') {
   await slideshow('slideshow 1920x1080 @ 30 fps, 10 s, x264 medium CRF 18', '1080', { width: 1920, height: 1080 })
 }
 if (!only || only === 'mixed' || only === 'mixed-60s') {
-  const one = (await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s', work)).run
+  const one = (
+    await timed('mixed 60 s 1080p30 (2 videos, 4 images, 3 html titles, soundtrack, fades; quality medium)', await mixedEdit(work, 1), 'mixed-60s', work)
+  ).run
   if (only === 'mixed-60s') process.exit(0)
-  await timed("worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway's life)", await mixedEdit(work, 1, 'noise'), 'mixed-60s-noise', work)
+  await timed(
+    "worst case: the same 60 s with its second clip a 75 Mbit/s noise video (Conway's life)",
+    await mixedEdit(work, 1, 'noise'),
+    'mixed-60s-noise',
+    work,
+  )
   const ten = (await timed('the same stretched to 10 minutes', await mixedEdit(work, 10), 'mixed-10min', work)).run
   console.log(`  peak RSS 10 min / 60 s: ${(ten.peakRss / one.peakRss).toFixed(2)}, peak PSS ${(ten.peakPss / one.peakPss).toFixed(2)} (flat means ≤ 1.10)`)
 }

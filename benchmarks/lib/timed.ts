@@ -34,5 +34,10 @@ export async function timed(label: string, edit: object, name: string, work: str
   const perMinute = (s: number) => (s / (r.duration / 60)).toFixed(1)
   const cpu = [...run.cpuByRole.values()].reduce((a, b) => a + b, 0)
   console.log(`  CPU-seconds per output minute: ${perMinute(cpu)} (${[...run.cpuByRole].map(([role, s]) => `${role} ${perMinute(s)}`).join(', ')})`)
-  return { run, result: r as { renderMs: number; duration: number; frames: number; drawn: number; bytes: number; width: number; height: number; fps: number }, cpu, out }
+  return {
+    run,
+    result: r as { renderMs: number; duration: number; frames: number; drawn: number; bytes: number; width: number; height: number; fps: number },
+    cpu,
+    out,
+  }
 }
