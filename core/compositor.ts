@@ -16,7 +16,7 @@ import { renderFrames } from './render/frame-loop.js'
 import { createCaptures } from './render/captures.js'
 import { atCrashSite } from './render/crash-site.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
-import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from './schema/names.js'
+import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, FITS } from './schema/names.js'
 import { validateEdit, type KnownNames, type ValidateOptions, type ValidEdit } from './schema/validate.js'
 import type { Edit } from './schema/edit.js'
 
@@ -309,12 +309,14 @@ function knownNames(registry: Registry): KnownNames {
   const transitions = union(SHOTSTACK_TRANSITIONS, registry.names('transition'))
   const effects = union(SHOTSTACK_EFFECTS, registry.names('effect'))
   const filters = union(SHOTSTACK_FILTERS, registry.names('filter'))
+  const fits = union(FITS, registry.names('fit'))
   return {
     assetSchema: (type) => registry.find('asset', type)?.schema ?? (Object.hasOwn(SHOTSTACK_ASSET_SCHEMAS, type) ? SHOTSTACK_ASSET_SCHEMAS[type] : undefined),
     assetTypes: () => assetTypes,
     transitions: () => transitions,
     effects: () => effects,
     filters: () => filters,
+    fits: () => fits,
     outputs: () => registry.names('output'),
   }
 }

@@ -53,6 +53,8 @@ export type {
   EffectNames,
   FilterName,
   FilterNames,
+  FitName,
+  FitNames,
   FontFamilies,
   FontFamily,
   OutputFormat,

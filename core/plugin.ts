@@ -331,6 +331,8 @@ export type PluginOf<K extends PluginKind> = Extract<Plugin, { kind: K }>
 export const defineAssetPlugin = <S extends GenericSchema>(p: AssetPlugin<S>): AssetPlugin<S> => p
 export const defineTransitionPlugin = (p: TransitionPlugin): TransitionPlugin => p
 export const defineEffectPlugin = (p: EffectPlugin): EffectPlugin => p
+export const defineFilterPlugin = (p: FilterPlugin): FilterPlugin => p
+export const defineFitPlugin = (p: FitPlugin): FitPlugin => p
 export const defineOutputPlugin = (p: OutputPlugin): OutputPlugin => p
 export const defineLoaderPlugin = (p: LoaderPlugin): LoaderPlugin => p
 export const defineProviderPlugin = (p: ProviderPlugin): ProviderPlugin => p

@@ -6,6 +6,7 @@ export interface BuiltinNames {
   transitions: string[]
   effects: string[]
   filters: string[]
+  fits: string[]
   fonts: string[]
   outputs: string[]
 }
@@ -38,6 +39,11 @@ ${doc("Filter names (a clip's `filter`)", "FilterNames { 'sepia'")}export interf
 ${members(names.filters)}
 }
 export type FilterName = Extract<keyof FilterNames, string>
+
+${doc("Fit names (a clip's `fit`)", "FitNames { 'stretch-width'")}export interface FitNames {
+${members(names.fits)}
+}
+export type FitName = Extract<keyof FitNames, string>
 
 ${doc('Output formats (`output.format`)', "OutputFormats { 'webp'")}export interface OutputFormats {
 ${members(names.outputs)}

@@ -10,11 +10,12 @@ import * as markup from '../core/schema/assets-markup.js'
 import * as media from '../core/schema/assets-media.js'
 import * as text from '../core/schema/assets-text.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from '../core/schema/assets.js'
-import { SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from '../core/schema/names.js'
+import { FITS, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from '../core/schema/names.js'
 import { FORMATS } from '../core/schema/output.js'
 import { builtinAssets } from '../plugins/assets/index.js'
 import { builtinEffects } from '../plugins/effects/index.js'
 import { builtinFilters } from '../plugins/filters/index.js'
+import { builtinFits } from '../plugins/fits/index.js'
 import { builtinFonts } from '../plugins/lib/fonts/builtin.js'
 import { builtinOutputs } from '../plugins/outputs/index.js'
 import { builtinTransitions } from '../plugins/transitions/index.js'
@@ -115,6 +116,7 @@ export function editTypeFiles(): Record<string, string> {
   )
   edit = swap(edit, 'effect?: string | undefined', 'effect?: EffectName | undefined', 1)
   edit = swap(edit, 'filter?: string | undefined', 'filter?: FilterName | undefined', 1)
+  edit = swap(edit, 'fit?: string | undefined', 'fit?: FitName | undefined', 1)
   edit = swap(edit, `format?: ${formatUnion} | undefined`, 'format?: OutputFormat | undefined', 1)
   const assets = types.map((t, i) => {
     const shape = tweened(printed[`A${i}`]!)
@@ -125,7 +127,7 @@ export function editTypeFiles(): Record<string, string> {
     'edit-type.ts':
       HEADER +
       "// The type an edit literal is checked against (the schema's input), spelled out so apps compile it fast.\n" +
-      "import type { Asset, EffectName, FilterName, OutputFormat, TransitionName } from './edit-names.js'\n\n" +
+      "import type { Asset, EffectName, FilterName, FitName, OutputFormat, TransitionName } from './edit-names.js'\n\n" +
       '/** A tween: `{ from, to, start?, length?, interpolation?, easing? }`, where a property animates. */\n' +
       `export type Tween = ${printed.Tween}\n\n` +
       "/** An edit as you write it (Shotstack's Edit), checked by the compiler: every name and every asset's fields. */\n" +
@@ -154,6 +156,10 @@ export function editTypeFiles(): Record<string, string> {
         filters: unique(
           SHOTSTACK_FILTERS,
           builtinFilters.map((p) => p.name),
+        ),
+        fits: unique(
+          FITS,
+          builtinFits.map((p) => p.name),
         ),
         fonts: unique(builtinFonts.map((f) => f.family)),
         outputs: unique(

@@ -17,7 +17,7 @@ import { loadPluginModules } from './isolation/plugin-modules.js'
 import type { JobStore } from './jobs/store.js'
 import type { RenderWorker } from './jobs/worker.js'
 import type { JobQueue } from './queue/queue.js'
-import type { Storage } from './storage/storage.js'
+import { learnContentTypes, type Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
 import type { RateLimiter } from './accounts/rate-limit.js'
 import type { AiJobs } from './ai/jobs.js'
@@ -127,6 +127,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     limiter: get<RateLimiter>(TOKENS.Limiter),
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
+  learnContentTypes(app.renderer.registry.list('output'))
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer
   const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined

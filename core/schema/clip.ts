@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { BoolLike, num, numOrTween, oneOf, show } from './primitives.js'
-import { FITS, POSITIONS } from './names.js'
+import { POSITIONS } from './names.js'
 
 const SMART_START = /^(auto|alias:\/\/[A-Za-z0-9_-]+)$/
 const SMART_LENGTH = /^(auto|end|alias:\/\/[A-Za-z0-9_-]+)$/
@@ -52,7 +52,8 @@ export const ClipSchema = v.object({
   asset: LooseAssetSchema,
   start: StartSchema,
   length: LengthSchema,
-  fit: v.optional(oneOf(FITS)),
+  // Any registered fit plugin's name (Shotstack's four are built in); checked against the registry in validate.ts.
+  fit: v.optional(v.string()),
   scale: v.optional(numOrTween(0, 100)),
   width: v.optional(num(1, 7680)),
   height: v.optional(num(1, 7680)),

@@ -248,6 +248,19 @@ export interface FilterNames {
 export type FilterName = Extract<keyof FilterNames, string>
 
 /**
+ * Fit names (a clip's `fit`).
+ * A plugin that adds one declares it here, so edits naming it compile:
+ * `declare module 'reelforge' { interface FitNames { 'stretch-width': true } }`
+ */
+export interface FitNames {
+  crop: true
+  cover: true
+  contain: true
+  none: true
+}
+export type FitName = Extract<keyof FitNames, string>
+
+/**
  * Output formats (`output.format`).
  * A plugin that adds one declares it here, so edits naming it compile:
  * `declare module 'reelforge' { interface OutputFormats { 'webp': true } }`

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { capped, invalidTimeline, type Issue, type Warning } from '../errors.js'
 import { applyMerge } from '../plan/merge.js'
 import { EditSchema, MergeFieldSchema, type EditOutput } from './edit.js'
+import { FITS } from './names.js'
 import { FORMATS } from './output.js'
 import { toIssues } from './issues.js'
 import { unknownKeys } from './unknown-keys.js'
@@ -16,6 +17,8 @@ export interface KnownNames {
   transitions(): string[]
   effects(): string[]
   filters(): string[]
+  /** Fit names: Shotstack's four plus every fit plugin's. */
+  fits?(): string[]
   /** Output formats the registry has plugins for, beyond Shotstack's (`FORMATS`, which the schema lists). */
   outputs?(): string[]
 }
@@ -156,4 +159,5 @@ function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Is
   }
   check(clip.effect, `${path}.effect`, known.effects, 'effect')
   check(clip.filter, `${path}.filter`, known.filters, 'filter')
+  check(clip.fit, `${path}.fit`, known.fits ?? (() => [...FITS]), 'fit')
 }

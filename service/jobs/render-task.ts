@@ -103,9 +103,8 @@ export async function renderToStorage(
       : undefined
   try {
     await mkdir(dir, { recursive: true })
-    const format = ((edit as { output?: { format?: string } }).output?.format ?? 'mp4').replace(/[^a-z0-9]/g, '')
     const result = await deps.renderer.render(edit, {
-      out: join(dir, `${task.id}.${format}`),
+      out: join(dir, `${task.id}.${extensionOf(deps.renderer, edit)}`),
       signal: budget ? AbortSignal.any([opts.signal, budget.signal]) : opts.signal,
       // AI assets in the edit are generated for (and charged to) the job's account.
       owner: { accountId: task.accountId, keyId: task.keyId, sandbox: task.sandbox, admin: false, jobId: task.id },
@@ -141,4 +140,13 @@ export async function renderToStorage(
     budget?.clear()
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The file extension of the edit's output format, as its output plugin says (`jpg` for `jpeg`, a custom
+ * plugin's own); an unknown format (the render refuses it) gets its name, stripped to letters and digits.
+ */
+function extensionOf(renderer: Compositor, edit: Edit): string {
+  const format = String((edit as { output?: { format?: unknown } }).output?.format ?? 'mp4')
+  return renderer.registry.find('output', format)?.extension ?? format.replace(/[^a-z0-9]/gi, '')
 }

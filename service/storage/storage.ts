@@ -48,6 +48,11 @@ export const CONTENT_TYPES: Record<string, string> = {
 }
 export const contentType = (name: string) => CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
 
+/** Output plugins' own files are served with the type each declares (a custom format's extension is new here). */
+export function learnContentTypes(outputs: readonly { extension: string; mime: string }[]): void {
+  for (const o of outputs) CONTENT_TYPES[o.extension.toLowerCase()] ??= o.mime
+}
+
 /** Keys are `<job id>/<file name>` (never `..` in the name): nothing else may reach the filesystem. */
 export const STORAGE_KEY = /^[0-9a-f-]{36}\/(?!.*\.\.)[A-Za-z0-9._-]{1,100}$/
 

@@ -15,7 +15,7 @@ import { testService, type TestService } from '../helpers/service.js'
 const ctx = {} as { svc: TestService; http: Awaited<ReturnType<typeof listen>>; browser: Browser }
 const test = suite('visual editor in a browser', ctx)
 test.before(async () => {
-  // A custom transition, effect and filter, as an operator's REELFORGE_PLUGINS would add them.
+  // A custom transition, effect, filter and fit, as an operator's REELFORGE_PLUGINS would add them.
   const custom = fileURLToPath(new URL('../helpers/custom-look-plugins.ts', import.meta.url))
   ctx.svc = await testService({ start: true, config: { pluginModules: [custom] } })
   ctx.http = await listen(ctx.svc)
@@ -193,6 +193,7 @@ test('inspector: a colour picked for the selected clip turns the preview frame t
   // The lists come from the renderer's registry: the custom plugins loaded into this server are offered too.
   const options = (label: string) => page.getByLabel(label, { exact: true }).locator('option').allTextContents()
   assert.ok((await options('filter')).includes('greenTest'), 'a custom filter')
+  assert.ok((await options('fit')).includes('thirdTest') && (await options('fit')).includes('contain'), 'a custom fit beside Shotstack’s')
   assert.ok((await options('effect')).includes('wobbleTest'), 'a custom effect')
   assert.ok((await options('transition.in')).includes('irisTest'), 'a custom transition')
   assert.ok((await options('transition.in')).includes('fadeSlow'), 'a built-in one at another speed')

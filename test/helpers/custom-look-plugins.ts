@@ -1,7 +1,7 @@
-import type { EffectPlugin, FilterPlugin, TransitionPlugin } from '../../core/index.js'
+import type { EffectPlugin, FilterPlugin, FitPlugin, TransitionPlugin } from '../../core/index.js'
 
 /**
- * A custom transition, effect and filter, loaded as a plugin module (`REELFORGE_PLUGINS`): what an operator's
+ * A custom transition, effect, filter and fit, loaded as a plugin module (`REELFORGE_PLUGINS`): what an operator's
  * own plugins look like to the API and the dashboard, which must list them beside the built-in ones.
  */
 export const irisTest: TransitionPlugin = {
@@ -18,4 +18,7 @@ export const wobbleTest: EffectPlugin = {
 /** Turns everything it covers pure green: a filter whose effect a frame shows at once. */
 export const greenTest: FilterPlugin = { kind: 'filter', name: 'greenTest', glsl: 'return vec4(0.0, c.a, 0.0, c.a);' }
 
-export default [irisTest, wobbleTest, greenTest]
+/** Draws an asset at a third of its box's width, full height. */
+export const thirdTest: FitPlugin = { kind: 'fit', name: 'thirdTest', fit: (_src, box) => ({ width: box.width / 3, height: box.height }) }
+
+export default [irisTest, wobbleTest, greenTest, thirdTest]

@@ -84,7 +84,7 @@ examples('a real error beside placeholders is still a 400 naming that field, in 
   const r = await post('/edit/v1/templates', bad)
   assert.is(r.status, 400)
   assert.equal([r.body.success, r.body.message], [false, 'Bad Request'])
-  assert.match(r.body.response, /template\.timeline\.tracks\[3\]\.clips\[0\]\.fit: must be one of/)
+  assert.match(r.body.response, /template\.timeline\.tracks\[3\]\.clips\[0\]\.fit: unknown fit "squash"; known: crop, cover, contain, none/)
   assert.not.match(r.body.response, /IMAGE_URL|BRAND_COLOR|src/)
 })
 examples.after(async () => {

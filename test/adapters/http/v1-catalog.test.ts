@@ -35,7 +35,7 @@ test('GET /v1/plugins lists the built-in names with their speeds and the custom 
   for (const name of ['greyscale', 'blur', 'greenTest']) assert.ok(filters.includes(name), `filter ${name}`)
   assert.ok(!transitions.includes('zoomSlow'), 'zoom has no slow variant: nothing draws it')
   assert.ok(![...transitions, ...effects, ...filters].includes('none'), '`none` is no plugin')
-  assert.equal([...fits].sort(), ['contain', 'cover', 'crop', 'none'])
+  assert.equal([...fits].sort(), ['contain', 'cover', 'crop', 'none', 'thirdTest'])
   for (const type of ['title', 'video', 'image', 'shape', 'html', 'text', 'audio']) assert.ok(assets.includes(type), `asset ${type}`)
 })
 

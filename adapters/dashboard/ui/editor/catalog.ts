@@ -25,7 +25,7 @@ export interface Catalogue {
 }
 
 /**
- * The renderer's names for the inspector's lists: `GET /v1/plugins` (transitions, effects and filters — a
+ * The renderer's names for the inspector's lists: `GET /v1/plugins` (transitions, effects, filters and fits — a
  * custom plugin the server loaded appears here too) and `GET /v1/fonts` (built-in and uploaded families).
  */
 export function useCatalogue(): Catalogue {

@@ -71,7 +71,7 @@ export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv })
     const all = typeof value === 'string' && value && !options.includes(value) ? [value, ...options] : options
     control = (
       <select {...common} value={shown(value)} onChange={(e) => commit(e.currentTarget.value)}>
-        <option value="">{f.kind === 'catalog' && f.catalog !== 'fonts' ? '(none)' : '(not set)'}</option>
+        <option value="">{f.kind === 'catalog' && f.catalog !== 'fonts' && f.catalog !== 'fits' ? '(none)' : '(not set)'}</option>
         {all.map((o) => (
           <option value={o}>{o}</option>
         ))}

@@ -1,7 +1,7 @@
 import type { EditSchema, JsonSchema } from './schema.js'
 
 /** Lists the inspector fills from the server's catalogue rather than from the schema (custom plugins too). */
-export type Catalog = 'transitions' | 'effects' | 'filters' | 'fonts'
+export type Catalog = 'transitions' | 'effects' | 'filters' | 'fits' | 'fonts'
 
 /** One control of the inspector, made from one property of the published schema. */
 export interface Field {
@@ -36,12 +36,13 @@ function alternatives(schema: EditSchema, node: JsonSchema): JsonSchema[] {
   })
 }
 
-/** `transition.in`/`out`, `effect`, `filter` of a clip and any `font.family`: names the renderer knows. */
+/** `transition.in`/`out`, `effect`, `filter`, `fit` of a clip and any `font.family`: names the renderer knows. */
 function catalogOf(path: string[]): Catalog | undefined {
   const [first] = path
   if (first === 'transition' && path.length === 2) return 'transitions'
   if (path.length === 1 && first === 'effect') return 'effects'
   if (path.length === 1 && first === 'filter') return 'filters'
+  if (path.length === 1 && first === 'fit') return 'fits'
   if (path.at(-1) === 'family' && path.at(-2) === 'font') return 'fonts'
   return undefined
 }

@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url'
+import { loadImage } from '@napi-rs/canvas'
+import { createCanvas } from '@napi-rs/canvas'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { listen } from '../../helpers/browser.js'
+import { type TestService, testService } from '../../helpers/service.js'
+
+// A server started with a plugin module (`REELFORGE_PLUGINS`) takes that module's output format and fit over
+// HTTP as it takes a custom transition: `output.format: "avif"` renders through the plugin, the stored file has
+// the plugin's extension and is served with its type, and a clip's custom `fit` sizes its asset.
+
+const ctx = {} as { svc: TestService; http: Awaited<ReturnType<typeof listen>> }
+const test = suite('/v1 with plugin output formats and fits', ctx)
+test.before(async () => {
+  const module = fileURLToPath(new URL('../../helpers/open-kind-plugins.ts', import.meta.url))
+  ctx.svc = await testService({ start: true, config: { pluginModules: [module] } })
+  ctx.http = await listen(ctx.svc)
+})
+test.after(async () => {
+  await ctx.http.close()
+  await ctx.svc.close()
+})
+
+const shape = (fit?: string) => ({
+  timeline: {
+    background: '#000000',
+    tracks: [
+      {
+        clips: [
+          {
+            asset: { type: 'shape', shape: 'rectangle', rectangle: { width: 320, height: 180 }, fill: { color: '#ff0000' } },
+            start: 0,
+            length: 1,
+            ...(fit ? { fit } : {}),
+          },
+        ],
+      },
+    ],
+  },
+  output: { format: 'avif', size: { width: 320, height: 180 } },
+})
+
+test('output.format "avif" from a plugin: rendered, stored as .avif, served as image/avif', async () => {
+  const { status, body } = await ctx.svc.call('POST', '/v1/render', { body: shape() })
+  assert.is(status, 201, JSON.stringify(body))
+  const done = await ctx.svc.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
+  assert.is(done.status, 'COMPLETE', done.error)
+  assert.match(done.url, /\.avif$/, 'the extension is the plugin’s')
+  const res = await fetch(done.url, { headers: { authorization: `Bearer ${ctx.svc.live}` } })
+  assert.is(res.status, 200)
+  assert.is(res.headers.get('content-type'), 'image/avif')
+  const bytes = Buffer.from(await res.arrayBuffer())
+  assert.is(bytes.subarray(4, 12).toString('latin1'), 'ftypavif')
+  const image = await loadImage(bytes)
+  const g = createCanvas(image.width, image.height).getContext('2d')
+  g.drawImage(image, 0, 0)
+  const [r, gr, b] = g.getImageData(160, 90, 1, 1).data
+  assert.ok(r! > 200 && gr! < 60 && b! < 60, `the red shape at the centre: ${r},${gr},${b}`)
+})
+
+test('a custom fit over HTTP validates; a misspelt format or fit is a 400 naming the field', async () => {
+  const ok = await ctx.svc.call('POST', '/v1/render', { body: { ...shape('half'), output: { format: 'mp4', resolution: 'preview' } } })
+  assert.is(ok.status, 201, JSON.stringify(ok.body))
+  const badFit = await ctx.svc.call('POST', '/v1/render', { body: shape('halff') })
+  assert.is(badFit.status, 400)
+  assert.match(JSON.stringify(badFit.body), /timeline\.tracks\[0\]\.clips\[0\]\.fit.*unknown fit \\"halff\\"/)
+  const badFormat = await ctx.svc.call('POST', '/v1/render', { body: { ...shape(), output: { format: 'avf' } } })
+  assert.is(badFormat.status, 400)
+  assert.match(JSON.stringify(badFormat.body), /output\.format/)
+})
+
+test.run()

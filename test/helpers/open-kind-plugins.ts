@@ -1,0 +1,35 @@
+import { writeFileSync } from 'node:fs'
+import { createCanvas, ImageData } from '@napi-rs/canvas'
+import { defineFitPlugin, defineOutputPlugin } from '../../core/index.js'
+
+/**
+ * Plugins of the kinds that were once closed, loaded as a plugin module (`pluginModules`, `REELFORGE_PLUGINS`):
+ * `avif`, an output format Shotstack does not have (a still, encoded by @napi-rs/canvas), and `half`, a fit
+ * that draws an asset at half its box whatever its aspect.
+ */
+export const avif = defineOutputPlugin({
+  kind: 'output',
+  name: 'avif',
+  mime: 'image/avif',
+  extension: 'avif',
+  takes: 'still',
+  sound: false,
+  async open(spec) {
+    let frame: Uint8Array | undefined
+    return {
+      write: (rgba) => void (frame = Uint8Array.from(rgba)),
+      async close() {
+        const canvas = createCanvas(spec.width, spec.height)
+        canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(frame!.buffer), spec.width, spec.height), 0, 0)
+        const data = await canvas.encode('avif', { quality: 90 })
+        writeFileSync(spec.path, data)
+        return { path: spec.path, bytes: data.length }
+      },
+      abort() {},
+    }
+  },
+})
+
+export const half = defineFitPlugin({ kind: 'fit', name: 'half', fit: (_src, box) => ({ width: box.width / 2, height: box.height / 2 }) })
+
+export default [avif, half]
