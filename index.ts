@@ -100,7 +100,7 @@ export { storyboard } from './plugins/index.js'
 export type { ScriptWriter, Storyboard, StoryboardRequest } from './plugins/index.js'
 
 // Webhooks: what a receiver verifies
-export { SIGNATURE_HEADER, verifyWebhook } from './plugins/index.js'
+export { SIGNATURE_HEADER, verifyWebhook } from './service/webhooks/signature.js'
 
 // The /v1 service
 export { createService, defaultConfig } from './service-entry.js'

@@ -78,4 +78,5 @@ export { addressGuard, AddressRefused, checkUrl, guardedAgent } from './plugins/
 export { aiProvidersFromConfig, fitImage, providersFromConfig, type ProvidersConfig } from './plugins/index.js'
 
 // Webhooks: signing and the HTTP sender a custom service composes
-export { httpSender, signWebhook, type SendResult, type WebhookSender } from './plugins/index.js'
+export { httpSender, type SendResult, type WebhookSender } from './service/webhooks/http-sender.js'
+export { signWebhook } from './service/webhooks/signature.js'

@@ -64,7 +64,7 @@ export type {
 } from './schema/edit-names.js'
 export { frameEdit } from './schema/frame-edit.js'
 export { OutputSchema, FORMATS, RESOLUTIONS, ASPECT_RATIOS, QUALITIES, FPS_VALUES } from './schema/output.js'
-export type { Format, Quality, Resolution, AspectRatio, OutputOutput } from './schema/output.js'
+export type { Format, Quality, Resolution, AspectRatio, OutputSettings } from './schema/output.js'
 export { ClipSchema, TrackSchema } from './schema/clip.js'
 export * from './schema/assets-media.js'
 export * from './schema/assets-text.js'

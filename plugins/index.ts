@@ -52,7 +52,6 @@ export { builtinAssets, builtinFits, builtinTransitions, builtinEffects, builtin
 export { fileRefusal, isLocalSource, LOCAL_FILES_REFUSED, type FilePolicy } from './loaders/index.js'
 export { defineGlslTransition } from './transitions/index.js'
 export type { GlslTransitionOptions } from './transitions/index.js'
-export * from './lib/webhooks/index.js'
 export { addressGuard, checkUrl, guardedAgent, AddressRefused, type NetworkPolicy } from './lib/net/guard.js'
 export * from './providers/index.js'
 export { storyboard, type ScriptWriter, type Storyboard, type StoryboardRequest } from './lib/story/storyboard.js'

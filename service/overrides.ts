@@ -1,5 +1,5 @@
 import type { AiProviderPlugin, Compositor, ProviderPlugin } from '../core/index.js'
-import type { WebhookSender } from '../plugins/index.js'
+import type { WebhookSender } from './webhooks/http-sender.js'
 import type { Billing } from './billing/billing.js'
 import type { Pricing } from './billing/pricing.js'
 import type { Clock } from './clock.js'

@@ -1,5 +1,5 @@
 import type { Size } from '../plugin.js'
-import type { AspectRatio, OutputOutput, Resolution } from '../schema/output.js'
+import type { AspectRatio, OutputSettings, Resolution } from '../schema/output.js'
 
 /** 16:9 base sizes per resolution (SHOTSTACK.md §6.1). */
 const BASE: Record<Resolution, Size> = {
@@ -34,13 +34,13 @@ export function sizeFor(resolution: Resolution, aspect: AspectRatio = '16:9'): S
 }
 
 /** The output frame size: explicit `size`, else `resolution` × `aspectRatio` (default hd, the seed's). */
-export function outputSize(output: OutputOutput): Size {
+export function outputSize(output: OutputSettings): Size {
   if (output.size) return { width: even(output.size.width), height: even(output.size.height) }
   return sizeFor(output.resolution ?? 'hd', output.aspectRatio ?? '16:9')
 }
 
 /** The seed's default is 25 fps; Shotstack's preview resolution defaults to 15. */
-export function outputFps(output: OutputOutput): number {
+export function outputFps(output: OutputSettings): number {
   return output.fps ?? (output.resolution === 'preview' ? 15 : 25)
 }
 

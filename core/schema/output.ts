@@ -57,4 +57,4 @@ export const OutputSchema = v.object({
   destinations: v.optional(v.array(DestinationEntrySchema)),
 })
 export type OutputInput = v.InferInput<typeof OutputSchema>
-export type OutputOutput = v.InferOutput<typeof OutputSchema>
+export type OutputSettings = v.InferOutput<typeof OutputSchema>

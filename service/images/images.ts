@@ -16,7 +16,7 @@ import type { ImageRecord } from '../api-types.js'
 import { materialize, type Storage } from '../storage/storage.js'
 import { checkObject, describeIssues, parseBody } from '../validate.js'
 import type { Wallet } from '../billing/wallet.js'
-import type { Webhooks } from '../webhooks/events.js'
+import type { Webhooks } from '../webhooks/webhooks.js'
 import { fileUrl } from '../config.js'
 import { logger } from '../log.js'
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { inject, injectable } from '../di.js'
 import type { ServiceConfig } from '../config.js'
-import type { JobEvents } from '../events.js'
+import type { JobEvents } from '../jobs/job-events.js'
 import type { JobStore } from '../jobs/store.js'
 import type { Billing } from '../billing/billing.js'
 import { failJob } from '../jobs/settle.js'

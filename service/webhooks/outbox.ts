@@ -1,5 +1,6 @@
 import { timeOrderedId } from '../ids.js'
-import { signWebhook, SIGNATURE_HEADER, type WebhookSender } from '../../plugins/index.js'
+import type { WebhookSender } from './http-sender.js'
+import { signWebhook, SIGNATURE_HEADER } from './signature.js'
 import type { Clock } from '../clock.js'
 import { nowIso, type Db } from '../db/db.js'
 import { inject, injectable } from '../di.js'

@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici'
-import { guardedAgent, type NetworkPolicy } from '../net/guard.js'
+import { guardedAgent, type NetworkPolicy } from '../../plugins/lib/net/guard.js'
 
 /** The outcome of one delivery attempt. */
 export interface SendResult {
