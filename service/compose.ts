@@ -15,7 +15,7 @@ import type { ImageService } from './images/images.js'
 import { IsolatedRenderer } from './isolation/isolated-renderer.js'
 import { loadPluginModules } from './isolation/plugin-modules.js'
 import type { JobStore } from './jobs/store.js'
-import type { RenderWorker } from './jobs/worker.js'
+import type { JobRunner } from './jobs/job-runner.js'
 import type { JobQueue } from './queue/queue.js'
 import { learnContentTypes, type Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
@@ -42,7 +42,7 @@ export interface Application {
   keys: KeyStore
   jobs: JobStore
   queue: JobQueue
-  worker: RenderWorker
+  jobRunner: JobRunner
   renderer: Compositor
   billing: Billing
   events: JobEvents
@@ -104,7 +104,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     keys: get<KeyStore>(TOKENS.Keys),
     jobs: get<JobStore>(TOKENS.Jobs),
     queue: get<JobQueue>(TOKENS.Queue),
-    worker: get<RenderWorker>(TOKENS.Worker),
+    jobRunner: get<JobRunner>(TOKENS.JobRunner),
     renderer: get<Compositor>(TOKENS.Renderer),
     billing: get<Billing>(TOKENS.Billing),
     events: get<JobEvents>(TOKENS.Events),

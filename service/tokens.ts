@@ -8,7 +8,7 @@ export const TOKENS = {
   Queue: Symbol('Queue'),
   Renderer: Symbol('Renderer'),
   Billing: Symbol('Billing'),
-  Worker: Symbol('Worker'),
+  JobRunner: Symbol('JobRunner'),
   Events: Symbol('Events'),
   Clock: Symbol('Clock'),
   Pricing: Symbol('Pricing'),

@@ -27,7 +27,7 @@ import { IsolatedRenderer } from './isolation/isolated-renderer.js'
 import { serviceRenderer } from './isolation/service-renderer.js'
 import { renderProcessLimits } from './isolation/worker-renderer.js'
 import { JobStore } from './jobs/store.js'
-import { RenderWorker } from './jobs/worker.js'
+import { JobRunner } from './jobs/job-runner.js'
 import { BullQueue } from './queue/bull-queue.js'
 import { InProcessQueue } from './queue/queue.js'
 import { storageFor } from './storage/storage-select.js'
@@ -63,7 +63,7 @@ const CLASSES: [symbol, new (...args: never[]) => unknown][] = [
   [TOKENS.Sources, SourceStore],
   [TOKENS.SourceImporter, SourceImporter],
   [TOKENS.SourceRenditions, SourceRenditions],
-  [TOKENS.Worker, RenderWorker],
+  [TOKENS.JobRunner, JobRunner],
 ]
 
 /**
@@ -140,7 +140,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
     c.register(
       TOKENS.Queue,
       once((c) => {
-        const worker = c.resolve<RenderWorker>(TOKENS.Worker)
+        const worker = c.resolve<JobRunner>(TOKENS.JobRunner)
         const settle = {
           config,
           jobs: c.resolve<JobStore>(TOKENS.Jobs),

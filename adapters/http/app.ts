@@ -68,7 +68,9 @@ export function createApp(deps: AppDeps): H3 {
     responses: { 200: { description: 'OpenAPI 3.1' } },
     handler: () => (doc ??= openApiDocument(routes, { version: deps.version ?? '0', baseUrl: publicBaseUrl(deps.config) })),
   })
-  routes.push(...opsRoutes({ db: deps.db, readiness: deps.readiness, worker: deps.worker, renderer: deps.renderer, isShuttingDown: () => deps.queue.stopping }))
+  routes.push(
+    ...opsRoutes({ db: deps.db, readiness: deps.readiness, runner: deps.jobRunner, renderer: deps.renderer, isShuttingDown: () => deps.queue.stopping }),
+  )
   register(app, routes, { keys: deps.keys, wrapPost: (handler) => idempotent(handler, { idempotency: deps.idempotency, bodyLimit }) })
   if (deps.config.shotstack) mountShotstack(app, deps)
   mountDashboard(app)

@@ -6,7 +6,7 @@ import type { JobStore } from '../jobs/store.js'
 import type { Billing } from '../billing/billing.js'
 import { failJob } from '../jobs/settle.js'
 import { TOKENS } from '../tokens.js'
-import type { RenderWorker } from '../jobs/worker.js'
+import type { JobRunner } from '../jobs/job-runner.js'
 import { logger } from '../log.js'
 import { isUnavailable } from '../retry.js'
 
@@ -45,7 +45,7 @@ export class InProcessQueue implements JobQueue {
   constructor(
     @inject(TOKENS.Config) private readonly config: ServiceConfig,
     @inject(TOKENS.Jobs) private readonly jobs: JobStore,
-    @inject(TOKENS.Worker) private readonly worker: RenderWorker,
+    @inject(TOKENS.JobRunner) private readonly runner: JobRunner,
     @inject(TOKENS.Events) private readonly events: JobEvents,
     @inject(TOKENS.Billing) private readonly billing: Billing,
   ) {}
@@ -57,7 +57,7 @@ export class InProcessQueue implements JobQueue {
 
   cancel(jobId: string): void {
     // Here, or on another process's next heartbeat (it reads cancel_requested).
-    this.worker.cancel(jobId)
+    this.runner.cancel(jobId)
   }
 
   start(): void {
@@ -81,7 +81,7 @@ export class InProcessQueue implements JobQueue {
 
   /** Past the grace, renders still running are stopped and their jobs go back to the queue (never failed for a stop). */
   private abortAll() {
-    for (const id of this.runningIds) this.worker.interrupt(id)
+    for (const id of this.runningIds) this.runner.interrupt(id)
   }
 
   private runningIds = new Set<string>()
@@ -131,7 +131,7 @@ export class InProcessQueue implements JobQueue {
       }
       this.runningIds.add(job.id)
       try {
-        await this.worker.run(job, this.owner)
+        await this.runner.run(job, this.owner)
       } finally {
         this.runningIds.delete(job.id)
         // A job ended: an account it held at its cap may have work the idle loops can take now.

@@ -2,7 +2,7 @@ import type { Compositor } from '../../../core/index.js'
 import type { Db } from '../../../service/db/db.js'
 import type { Readiness } from '../../../service/health/readiness.js'
 import { IsolatedRenderer } from '../../../service/isolation/isolated-renderer.js'
-import type { RenderWorker } from '../../../service/jobs/worker.js'
+import type { JobRunner } from '../../../service/jobs/job-runner.js'
 import type { RouteSpec } from '../route.js'
 
 /** A gauge or counter line block in Prometheus' text format. */
@@ -14,7 +14,7 @@ export const metric = (name: string, type: 'gauge' | 'counter', help: string, sa
  * configured and storage answer, and it is not shutting down), `/metrics` (Prometheus). Counts come from the
  * database, so every process of a deployment reports the same queue; render speed is this process's own.
  */
-export function opsRoutes(d: { db: Db; readiness: Readiness; worker: RenderWorker; renderer?: Compositor; isShuttingDown: () => boolean }): RouteSpec[] {
+export function opsRoutes(d: { db: Db; readiness: Readiness; runner: JobRunner; renderer?: Compositor; isShuttingDown: () => boolean }): RouteSpec[] {
   return [
     {
       method: 'get',
@@ -54,7 +54,7 @@ export function opsRoutes(d: { db: Db; readiness: Readiness; worker: RenderWorke
         )
         const jobs = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0
         const outbox = (s: string) => deliveries.find((r) => r.status === s)?.n ?? 0
-        const stats = d.worker.stats
+        const stats = d.runner.stats
         return `${[
           metric('reelforge_queue_depth', 'gauge', 'Render jobs waiting for a worker.', [['', jobs('QUEUED')]]),
           metric('reelforge_renders_in_progress', 'gauge', 'Render jobs being rendered, by any process.', [['', jobs('PROCESSING')]]),
@@ -66,7 +66,7 @@ export function opsRoutes(d: { db: Db; readiness: Readiness; worker: RenderWorke
           ),
           metric('reelforge_webhook_backlog', 'gauge', 'Webhook deliveries waiting to be (re)tried.', [['', outbox('pending')]]),
           metric('reelforge_webhook_failed', 'gauge', 'Webhook deliveries that exhausted their retries.', [['', outbox('failed')]]),
-          metric('reelforge_renders_running_here', 'gauge', 'Render jobs this process is rendering now.', [['', d.worker.active]]),
+          metric('reelforge_renders_running_here', 'gauge', 'Render jobs this process is rendering now.', [['', d.runner.active]]),
           ...(d.renderer instanceof IsolatedRenderer ? [processMetric(d.renderer)] : []),
           metric('reelforge_rendered_frames_total', 'counter', 'Frames rendered by this process.', [['', stats.frames]]),
           metric('reelforge_render_seconds_total', 'counter', 'Seconds this process spent rendering (frames_total / this = fps).', [

@@ -18,7 +18,7 @@ import { ErrorBodySchema, IssueSchema, QueuedSchema, RenderStatusSchema } from '
 
 export type RenderRouteDeps = Pick<
   Application,
-  'config' | 'jobs' | 'queue' | 'worker' | 'renderer' | 'billing' | 'events' | 'integrations' | 'limiter' | 'stopping'
+  'config' | 'jobs' | 'queue' | 'jobRunner' | 'renderer' | 'billing' | 'events' | 'integrations' | 'limiter' | 'stopping'
 >
 
 /**

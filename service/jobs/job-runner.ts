@@ -25,7 +25,7 @@ const INTERRUPTED = new RenderError('E_CANCELLED', 'the server is stopping; the 
  * AbortSignal.
  */
 @injectable()
-export class RenderWorker {
+export class JobRunner {
   private readonly running = new Map<string, AbortController>()
   /** This process's render totals, for `/metrics`. */
   readonly stats = { frames: 0, seconds: 0, lastFps: 0 }
