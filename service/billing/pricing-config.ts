@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import { show } from '../../core/index.js'
+import { RESOLUTIONS, show } from '../../core/index.js'
 import { checkObject, describeIssues } from '../validate.js'
 import { DEFAULT_PRICING, type Pricing } from './pricing.js'
 
@@ -17,7 +17,7 @@ const partOf = <K extends string>(keys: readonly K[]) =>
 /** The `pricing` key of the config file: any part of the table; what it leaves out keeps its default. */
 const PricingFileSchema = v.strictObject({
   images: v.optional(v.record(v.string(), credits)),
-  renderPerMinute: v.optional(partOf(Object.keys(DEFAULT_PRICING.renderPerMinute) as (keyof Pricing['renderPerMinute'])[])),
+  renderPerMinute: v.optional(partOf(RESOLUTIONS)),
   ai: v.optional(partOf(Object.keys(DEFAULT_PRICING.ai) as (keyof Pricing['ai'])[])),
   lowBalanceThreshold: v.optional(credits),
 })

@@ -1,11 +1,11 @@
-import type { AiTask, Size } from '../../core/index.js'
+import { type AiTask, RESOLUTIONS, type Resolution, type Size, sizeFor } from '../../core/index.js'
 
 /** Credits per unit of work: one table, configurable (`createService(config, { pricing })`, or REELFORGE_CONFIG: pricing-config.ts). */
 export interface Pricing {
   /** Credits per generated image, by model. */
   images: Record<string, number>
-  /** Credits per started minute of rendered output, by resolution tier. */
-  renderPerMinute: Record<'preview' | 'mobile' | 'sd' | 'hd' | '1080' | '4k', number>
+  /** Credits per started minute of rendered output, by resolution tier (the edit schema's `output.resolution` names). */
+  renderPerMinute: Record<Resolution, number>
   /** Credits per AI job by kind (`POST /v1/ai/{kind}`, and `avatar` for Shotstack's Create API), charged when it completes; sandbox keys pay nothing. */
   ai: Record<AiTask, number>
   /** Balance under which `wallet.low_balance` fires (once per crossing). */
@@ -23,15 +23,14 @@ export const DEFAULT_PRICING: Pricing = {
   lowBalanceThreshold: 100,
 }
 
-/** The resolution tier of a frame size (custom sizes priced by their pixel count). */
-export function tierOf(size: Size): keyof Pricing['renderPerMinute'] {
+/**
+ * The resolution tier of a frame size: the smallest resolution whose 16:9 frame has at least as many pixels — priced
+ * by pixel count, so a square hd frame (720×720) is sd's price and anything past 1080 is 4k's.
+ */
+export function tierOf(size: Size): Resolution {
   const px = size.width * size.height
-  if (px <= 512 * 288) return 'preview'
-  if (px <= 640 * 360) return 'mobile'
-  if (px <= 1024 * 576) return 'sd'
-  if (px <= 1280 * 720) return 'hd'
-  if (px <= 1920 * 1080) return '1080'
-  return '4k'
+  const pixels = (r: Resolution) => sizeFor(r).width * sizeFor(r).height
+  return RESOLUTIONS.find((r) => px <= pixels(r)) ?? '4k'
 }
 
 /** Credits for a render: per started minute (at least one) at the frame's tier. */
