@@ -10,7 +10,7 @@ import {
   TrackSchema,
 } from '../../core/index.js'
 import { DestinationEntrySchema, HostedDestinationSchema, S3DestinationSchema } from '../../core/schema/output.js'
-import { JOB_STATUSES } from '../../service/api-types.js'
+import { JOB_STAGES, JOB_STATUSES } from '../../service/api-types.js'
 import { ImageRequestSchema } from '../../service/images/image-request.js'
 import { componentRef, documentAs, named } from './openapi-schemas.js'
 
@@ -33,7 +33,7 @@ export const DestinationSchema = v.object({
 export const RenderStatusSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   status: v.picklist(JOB_STATUSES),
-  stage: v.nullable(v.picklist(['fetching', 'rendering', 'encoding', 'saving'])),
+  stage: v.nullable(v.picklist(JOB_STAGES)),
   progress: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
   url: v.nullable(v.string()),
   poster: v.nullable(v.string()),

@@ -15,7 +15,7 @@ export type AiJobRouteDeps = Pick<Application, 'config' | 'aiJobs' | 'aiStore'>
 
 // Documentation schema of a job; records are built by service/ai/store.ts.
 const n = v.nullable(v.number())
-const AiJobSchema = v.object({
+export const AiJobSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   kind: v.picklist(AI_TASKS),
   status: v.picklist(AI_JOB_STATUSES),

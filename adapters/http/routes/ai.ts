@@ -8,7 +8,7 @@ import { defineRoutes } from '../route.js'
 import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
-const ImageSchema = v.object({
+export const ImageSchema = v.object({
   id: v.string(),
   status: v.picklist(['queued', 'running', 'complete', 'failed']),
   url: v.nullable(v.string()),

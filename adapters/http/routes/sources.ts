@@ -15,7 +15,7 @@ export type SourceRouteDeps = Pick<Application, 'config' | 'sources' | 'importer
 // Documentation schema of a source; records are built by service/sources/store.ts.
 const n = v.nullable(v.number())
 const MediaFacts = { content_type: v.nullable(v.string()), bytes: n, width: n, height: n, duration: n, fps: n }
-const RenditionSchema = v.object({
+export const RenditionSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   status: v.picklist(RENDITION_STATUSES),
   url: v.nullable(v.string()),

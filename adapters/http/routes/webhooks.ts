@@ -10,7 +10,7 @@ import { named } from '../openapi-schemas.js'
 import { ErrorBodySchema } from '../schemas.js'
 
 const ShownSchema = v.object({ url: v.string(), events: v.array(v.string()), secret: v.string() })
-const DeliverySchema = v.object({
+export const DeliverySchema = v.object({
   id: v.string(),
   event: v.string(),
   target: v.picklist(['callback', 'global']),
