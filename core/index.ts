@@ -30,6 +30,8 @@ export { buildAudioMix, volumeFilter, AUDIO_FADE_SECONDS } from './audio/graph.j
 export type { Placement } from './audio/graph.js'
 export { RawVideoDecoder } from './ffmpeg/decoder.js'
 export type { DecoderOptions } from './ffmpeg/decoder.js'
+export { frameOrigin, originIn, readFrameIndex } from './ffmpeg/frame-times.js'
+export type { FrameIndex, FrameOrigin } from './ffmpeg/frame-times.js'
 export { writeStill } from './ffmpeg/still.js'
 export { readFontInfo } from './font-file.js'
 export type { FontFileInfo } from './font-file.js'

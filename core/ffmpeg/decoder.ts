@@ -1,5 +1,6 @@
 import { toneMapFilters } from './tone-map.js'
 import { RenderError } from '../errors.js'
+import type { FrameOrigin } from './frame-times.js'
 import { FrameSocket } from './frame-socket.js'
 import { ffmpegReason, spawnFfmpeg, type FfmpegProcess } from './run.js'
 
@@ -14,6 +15,14 @@ export interface DecoderOptions {
   /** Size ffmpeg scales to (the size the plan draws the clip at). */
   width: number
   height: number
+  /**
+   * Start at the clip's frame `skip` instead of 0 (a render that begins mid-clip: a frame preview, a piece of a
+   * split render, a scrubbed preview). With `origin` (frameOrigin), frame k of this decoder is exactly frame
+   * skip + k of one started at `trim`, whatever the source's rate; without, ffmpeg starts at that frame's time
+   * and may show a neighbouring source frame where the rates differ.
+   */
+  skip?: number
+  origin?: FrameOrigin
   /** Frames wanted at most; without it ffmpeg runs until the source ends or `close()` (it blocks on the pipe once `readAhead` frames wait). */
   frames?: number
   /** Extra input options (e.g. a decoder that keeps alpha). */
@@ -68,9 +77,9 @@ export class RawVideoDecoder {
 
   private launch(socket: FrameSocket | undefined) {
     const opts = this.opts
+    const { seek, timing } = startAt(opts)
     const filters = [
-      `setpts=(PTS-STARTPTS)/${opts.speed.toFixed(6)}`,
-      `fps=${opts.fps}`,
+      ...timing,
       `scale=${opts.width}:${opts.height}:flags=bicubic`,
       // After scaling: an HDR clip drawn small is tone-mapped at its drawn size (the step is costly per pixel).
       ...toneMapFilters(opts.transfer, opts.primaries, opts.matrix),
@@ -82,7 +91,7 @@ export class RawVideoDecoder {
       '-loglevel',
       'error',
       '-nostdin',
-      ...(opts.trim > 0 ? ['-ss', opts.trim.toFixed(6)] : []),
+      ...seek,
       ...(opts.inputArgs ?? []),
       '-i',
       opts.path,
@@ -243,6 +252,32 @@ export class RawVideoDecoder {
     this.spare.length = 0
     this.current = undefined
   }
+}
+
+/**
+ * Where ffmpeg starts reading and how it lays the frames on the output rate. From `trim`: the first frame at or
+ * after it is frame 0 and `fps` picks, for frame k, the source frame nearest its time. Mid-clip with an origin:
+ * ffmpeg seeks a little before frame `skip` (`-copyts` keeps the source's own timestamps) and the timestamps are
+ * measured from the origin as above, so `fps` picks exactly the frames it would from `trim` (the rounding is the
+ * same arithmetic on the same integers); `fps` counts its frames from the origin and `trim` drops those before
+ * `skip` — less a whole number of seconds, taken off in whole ticks, so at most a second of them is counted.
+ */
+function startAt(o: DecoderOptions): { seek: string[]; timing: string[] } {
+  const speed = o.speed.toFixed(6)
+  const skip = o.skip ?? 0
+  if (skip > 0 && o.origin) {
+    const [num, den] = o.origin.timeBase
+    // Whole seconds of output time that are also whole ticks (a time base of 1001/30000 needs multiples of 1001 s).
+    const seconds = Number.isInteger(o.fps) ? Math.floor(skip / o.fps / num) * num : 0
+    const margin = Math.max(0.1, 2 * o.origin.gap) + o.speed / o.fps
+    const from = Math.max(o.trim, o.trim + (skip * o.speed) / o.fps - margin)
+    return {
+      seek: [...(from > 0 ? ['-ss', from.toFixed(6)] : []), '-copyts'],
+      timing: [`setpts=(PTS-${o.origin.pts})/${speed}-${(seconds * den) / num}`, `fps=${o.fps}:start_time=0`, `trim=start_frame=${skip - seconds * o.fps}`],
+    }
+  }
+  const from = o.trim + (skip / o.fps) * o.speed
+  return { seek: from > 0 ? ['-ss', from.toFixed(6)] : [], timing: [`setpts=(PTS-STARTPTS)/${speed}`, `fps=${o.fps}`] }
 }
 
 /** How a decoder's ffmpeg ended, in words: killed or its exit status, and the log line that says why. */

@@ -1,5 +1,6 @@
 import {
   defineAssetPlugin,
+  frameOrigin,
   probe,
   probeHardware,
   RawVideoDecoder,
@@ -94,15 +95,19 @@ export function prepareVideo(
         ? { path, trim, speed, volume: params.volume ?? 1, effect: params.volumeEffect, duration: Math.max(0, fileDuration - trim) }
         : undefined,
     async open(gpu, need, from) {
-      // Starting mid-clip (a render range): seek there instead of decoding from `trim`.
+      // Starting mid-clip (a render range, a frame preview, a piece of a split render): seek there instead of
+      // decoding from `trim`, on the frame grid a decoder from `trim` lays (so the frames are the whole render's).
       const skip = frozen ? 0 : Math.round(from * fps)
+      const origin = skip > 0 ? await frameOrigin(path, trim) : undefined
       const alpha = alphaOptions(stream)
       const onGpu = hardwareDecode(stream, await probeHardware())
       // Threads too with NVDEC: a profile it cannot decode falls back to software decoding.
       const inputArgs = [...onGpu, ...decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores), ...(alpha.inputArgs ?? [])]
       const decoder = new RawVideoDecoder({
         path,
-        trim: trim + (skip / fps) * speed,
+        trim,
+        skip,
+        origin,
         speed: frozen ? 1 : speed,
         fps,
         width: need.width,
