@@ -14,6 +14,7 @@ export type {
   ImageRequest,
   LayerState,
   LoadContext,
+  OpenHints,
   OutputResult,
   OutputSpec,
   PluginOf,

@@ -11,7 +11,8 @@ import { createFontBook, type FontFace } from './fonts.js'
 import type { FrameSink, ImageRequest, Plugin } from './plugin.js'
 import { callHook } from './plugin-driver.js'
 import { createRegistry, type Registry } from './registry.js'
-import { createPlan, type RenderPlan } from './plan/plan.js'
+import { createPlan, type PlanReuse, type RenderPlan } from './plan/plan.js'
+import { openPreviewSession, type PreviewSession } from './preview/session.js'
 import { renderFrames } from './render/frame-loop.js'
 import { createCaptures } from './render/captures.js'
 import { atCrashSite } from './render/crash-site.js'
@@ -140,10 +141,19 @@ export interface Compositor {
    */
   validate(edit: unknown, opts?: ValidateOptions): { edit: ValidEdit; warnings: Warning[]; open?: string[] }
   /** Validates and resolves an edit into a plan (fetches assets, compiles shaders). Call `plan.dispose()`. */
-  plan(edit: Edit, opts?: { signal?: AbortSignal; baseDir?: string; owner?: unknown; yAxis?: 'down' | 'up'; cores?: number }): Promise<RenderPlan>
+  plan(edit: Edit, opts?: PlanOptions): Promise<RenderPlan>
   /** Renders an edit to `opts.out`. */
   render(edit: Edit, opts: RenderOptions): Promise<RenderResult>
+  /**
+   * Opens a preview session on an edit — what a visual editor's playhead draws from: sources prepared once and
+   * kept, decoders warm, any frame drawn as `render` draws a still of the edit at that time; `update` keeps what
+   * did not change. `opts.signal` stops the opening only. Close it when done.
+   */
+  preview?(edit: Edit, opts?: PlanOptions): Promise<PreviewSession>
 }
+
+/** How an edit is planned: `Compositor.plan`'s and `preview`'s options. */
+export type PlanOptions = { signal?: AbortSignal; baseDir?: string; owner?: unknown; yAxis?: 'down' | 'up'; cores?: number }
 
 /**
  * Creates a compositor: a registry of plugins and the render pipeline built on it.
@@ -163,24 +173,29 @@ export function createCompositor(options: CompositorOptions): Compositor {
     timeoutMs: options.downloadTimeoutMs ?? 120_000,
   })
 
+  const planWith = (input: Edit, opts: PlanOptions, reuse?: PlanReuse) => {
+    const { edit, warnings } = validateEdit(input, known)
+    return createPlan(edit, warnings, {
+      reuse,
+      registry,
+      fonts: fonts.fork(),
+      yAxis: opts.yAxis ?? options.yAxis ?? 'down',
+      cores: opts.cores,
+      load: loadOptions(opts.baseDir),
+      signal: opts.signal ?? new AbortController().signal,
+      concurrency: options.concurrency ?? 4,
+      generateImage: (request, ctx) => (options.generateImage ?? defaultGenerator(registry))(request, { ...ctx, owner: opts.owner }),
+      transcribe: registryTranscriber(registry, loadOptions().cacheDir),
+      runAi: memoAiRunner(((task, ask, ctx) => (options.runAi ?? registryAiRunner(registry))(task, ask, { ...ctx, owner: opts.owner })) as AiRunner),
+    })
+  }
+
   const compositor: Compositor = {
     registry,
     validate: (edit, opts) => validateEdit(edit, known, opts),
-    async plan(input, opts = {}) {
-      const { edit, warnings } = validateEdit(input, known)
-      return createPlan(edit, warnings, {
-        registry,
-        fonts: fonts.fork(),
-        yAxis: opts.yAxis ?? options.yAxis ?? 'down',
-        cores: opts.cores,
-        load: loadOptions(opts.baseDir),
-        signal: opts.signal ?? new AbortController().signal,
-        concurrency: options.concurrency ?? 4,
-        generateImage: (request, ctx) => (options.generateImage ?? defaultGenerator(registry))(request, { ...ctx, owner: opts.owner }),
-        transcribe: registryTranscriber(registry, loadOptions().cacheDir),
-        runAi: memoAiRunner(((task, ask, ctx) => (options.runAi ?? registryAiRunner(registry))(task, ask, { ...ctx, owner: opts.owner })) as AiRunner),
-      })
-    },
+    plan: async (input, opts = {}) => planWith(input, opts),
+    preview: (input, opts = {}) =>
+      openPreviewSession((edit, reuse, signal) => planWith(edit, { ...opts, signal }, reuse), input, { signal: opts.signal, tmpDir: options.tmpDir }),
     async render(input, opts) {
       const started = performance.now()
       const signal = opts.signal ?? new AbortController().signal

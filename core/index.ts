@@ -1,6 +1,17 @@
 // Public API of reelforge's core: re-exports only.
 export { createCompositor } from './compositor.js'
-export type { Compositor, CompositorOptions, ImageGenerator, PlannedRender, RenderOptions, RenderProgress, RenderResult, RenderStage } from './compositor.js'
+export type {
+  Compositor,
+  CompositorOptions,
+  ImageGenerator,
+  PlannedRender,
+  PlanOptions,
+  RenderOptions,
+  RenderProgress,
+  RenderResult,
+  RenderStage,
+} from './compositor.js'
+export type { PreviewSession, PreviewState } from './preview/session.js'
 export { RenderError, invalidTimeline, pluginError } from './errors.js'
 export type { Issue, RenderErrorCode, Warning } from './errors.js'
 export { createRegistry } from './registry.js'
@@ -30,7 +41,7 @@ export { buildAudioMix, volumeFilter, AUDIO_FADE_SECONDS } from './audio/graph.j
 export type { Placement } from './audio/graph.js'
 export { RawVideoDecoder } from './ffmpeg/decoder.js'
 export type { DecoderOptions } from './ffmpeg/decoder.js'
-export { frameOrigin, originIn, readFrameIndex } from './ffmpeg/frame-times.js'
+export { fileFrameIndex, frameOrigin, originIn, readFrameIndex } from './ffmpeg/frame-times.js'
 export type { FrameIndex, FrameOrigin } from './ffmpeg/frame-times.js'
 export { writeStill } from './ffmpeg/still.js'
 export { readFontInfo } from './font-file.js'

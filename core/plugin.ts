@@ -96,15 +96,30 @@ export interface PreparedAsset {
   /**
    * Cold: runs shortly before the clip first shows. May decode, rasterise and upload.
    * `need` is the largest size the plan will draw the asset at, so sources can be rasterised no bigger;
-   * `from` is the first clip-local time that will be asked for (0, or later when a render starts mid-clip).
+   * `from` is the first clip-local time that will be asked for (0, or later when a render starts mid-clip);
+   * `hints.scrub`: a preview session will ask for times in any order and keep the source open while the edit is
+   * being worked on — worth keeping what makes a jump cheap (decoded frames, a decoder to seek).
    */
-  open?(gpu: Gpu, need: Size, from: number): Promise<FrameSource>
+  open?(gpu: Gpu, need: Size, from: number, hints?: OpenHints): Promise<FrameSource>
   /** Releases what `prepare` allocated (temp files, probes). */
   dispose?(): void
 }
 
+/** How a source will be used, beyond what a render asks (`PreparedAsset.open`). */
+export interface OpenHints {
+  /** Frames are asked for in any order, as a playhead is dragged (a preview session). */
+  scrub?: boolean
+  /** Seconds the clip lasts: nothing past it will be asked for (a source reading ahead can stop there). */
+  length?: number
+}
+
 /** A clip's live picture while it is on screen. */
 export interface FrameSource {
+  /**
+   * `frame` answers any time in any order, not only times that never decrease (a preview session asks as the
+   * playhead moves; without this it opens a source again to go back). Static sources always do.
+   */
+  readonly anyOrder?: boolean
   /**
    * HOT: once per frame — the texture for clip-local time `t` seconds, or null when there is nothing to
    * draw (a video that ended before its clip). Return a promise only when a decoder lags.

@@ -102,3 +102,23 @@ export async function frameOrigin(path: string, trim: number, signal?: AbortSign
   }
   return origin
 }
+
+/** Whole-file indexes already read, by file (path, size, mtime). */
+const indexes = new Map<string, Promise<FrameIndex | undefined>>()
+
+/** The packets of the whole file's video stream (one ffprobe reading every packet, remembered): its key frames. */
+export async function fileFrameIndex(path: string): Promise<FrameIndex | undefined> {
+  const file = await stat(path).catch(() => undefined)
+  const key = `${path}\0${file?.size}\0${file?.mtimeMs}`
+  let index = indexes.get(key)
+  if (!index) {
+    index = readFrameIndex(path)
+    if (indexes.size >= 64) indexes.delete(indexes.keys().next().value!)
+    indexes.set(key, index)
+    index.then(
+      (i) => i ?? indexes.delete(key),
+      () => indexes.delete(key),
+    )
+  }
+  return index
+}

@@ -21,6 +21,7 @@ import { parseColor } from './color.js'
 import { loadTimelineFonts } from './fonts.js'
 import { buildLayer, type LayerContext, type LayerPlan } from './layers.js'
 import { createLoad, type LoadOptions } from './load.js'
+import { planContext, prepareKey } from './prepare-key.js'
 import { fpsRational, outputFps, outputSize, sizeFor } from './output-size.js'
 import { resolveTiming } from './timing.js'
 
@@ -73,6 +74,21 @@ export interface PlanContext {
   transcribe: Transcriber
   /** AI tasks of assets (prompted video, voice-overs); memoised per render by the caller. */
   runAi: AiRunner
+  /**
+   * A preview session's: the scratch directory, GL context and prepared assets it keeps from plan to plan. The
+   * plan borrows them (its `dispose` leaves them be); `prepare` answers a clip whose key it has seen with what it
+   * prepared then, replaying the remarks it made through `warn`.
+   */
+  reuse?: PlanReuse
+}
+
+/** What a plan borrows from a preview session (see `PlanContext.reuse`). */
+export interface PlanReuse {
+  tmpDir: string
+  gpu(frame: Size): Promise<Gpu>
+  /** The painter for this background and these filters (its programs compiled once per session, not per plan). */
+  painter(key: string, make: () => Painter): Painter
+  prepare(key: string, run: (warn: (message: string) => void) => Promise<PreparedAsset>, warn: (message: string) => void): Promise<PreparedAsset>
 }
 
 /**
@@ -91,15 +107,17 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
   const outputPlugin = registry.get('output', format, 'output.format')
   const scaleTo = output.scaleTo && !output.size ? sizeFor(output.scaleTo, output.aspectRatio ?? '16:9') : undefined
 
-  const tmpDir = await mkdtemp(join(ctx.load.tmpDir ?? tmpdir(), 'reelforge-'))
+  const reuse = ctx.reuse
+  const tmpDir = reuse?.tmpDir ?? (await mkdtemp(join(ctx.load.tmpDir ?? tmpdir(), 'reelforge-')))
   const prepared: PreparedAsset[] = []
   let gpu: Gpu | undefined
   let painter: Painter | undefined
   let yuv: YuvPacker | undefined
   const dispose = async () => {
-    for (const asset of prepared) asset?.dispose?.()
     yuv?.dispose()
+    if (reuse) return // the session's to keep
     painter?.dispose()
+    for (const asset of prepared) asset?.dispose?.()
     if (gpu) destroyGLContext(gpu.gl)
     await rm(tmpDir, { recursive: true, force: true })
   }
@@ -112,37 +130,41 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     // 3. Prepare every asset, a few at a time.
     const clips = edit.timeline.tracks.flatMap((track, t) => track.clips.map((clip, c) => ({ clip, t, c, path: `timeline.tracks[${t}].clips[${c}]` })))
     const aliases = new Map(clips.filter(({ clip }) => clip.alias).map(({ clip }) => [clip.alias!, clip]))
+    const context = reuse && planContext(edit, frame, fps, ctx.yAxis, ctx.cores)
     await forEachLimited(clips, ctx.concurrency, async ({ clip, path }, i) => {
       const plugin = registry.get('asset', clip.asset.type, `${path}.asset.type`)
       const src = typeof clip.asset.src === 'string' && !clip.asset.src.trimStart().startsWith('<') ? clip.asset.src : undefined
+      const remark = (message: string) => warnings.push({ path: `${path}.asset`, message })
       // Whatever the plugin starts here (downloads, probes) reports an uncaught failure as this clip's.
-      prepared[i] = await atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () =>
-        callHook(plugin, 'prepare', `${path}.asset`, () =>
-          plugin.prepare(clip.asset, {
-            path,
-            frame: { ...frame, fps },
-            box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
-            signal,
-            load: (src) => load(src, `${path}.asset`),
-            warn: (message) => warnings.push({ path: `${path}.asset`, message }),
-            fonts,
-            tmpDir,
-            yAxis: ctx.yAxis,
-            cores: ctx.cores,
-            generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
-            transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
-            runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),
-            length: typeof clip.length === 'number' ? clip.length : undefined,
-            alias: (name) => {
-              const target = aliases.get(name)
-              if (!target) return undefined
-              // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
-              const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
-              return { asset: target.asset, offset }
-            },
-          }),
-        ),
-      )
+      const run = (warn: (message: string) => void) =>
+        atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () =>
+          callHook(plugin, 'prepare', `${path}.asset`, () =>
+            plugin.prepare(clip.asset, {
+              path,
+              frame: { ...frame, fps },
+              box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
+              signal,
+              load: (src) => load(src, `${path}.asset`),
+              warn,
+              fonts,
+              tmpDir,
+              yAxis: ctx.yAxis,
+              cores: ctx.cores,
+              generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
+              transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
+              runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),
+              length: typeof clip.length === 'number' ? clip.length : undefined,
+              alias: (name) => {
+                const target = aliases.get(name)
+                if (!target) return undefined
+                // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
+                const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
+                return { asset: target.asset, offset }
+              },
+            }),
+          ),
+        )
+      prepared[i] = context ? await reuse!.prepare(prepareKey(clip, aliases, context), run, remark) : await run(remark)
     })
 
     // 4. Timing.
@@ -185,7 +207,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
         : buildAudioMix(sounds, firstFrame / fps, duration, outputPlugin.takes === 'audio' ? 0 : 1)
 
     // 6. GL.
-    gpu = createGpu(await createGLContext(frame.width, frame.height), frame)
+    gpu = reuse ? await reuse.gpu(frame) : createGpu(await createGLContext(frame.width, frame.height), frame)
 
     // 7. Layers.
     const filters: LayerContext['filters'] = []
@@ -207,12 +229,15 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     }
 
     // 8. Painter (one program per distinct filter).
-    painter = createPainter(
-      gpu,
-      parseColor(edit.timeline.background ?? '#000000'),
-      filters.map((f) => f.glsl),
-      (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e),
-    )
+    const background = parseColor(edit.timeline.background ?? '#000000')
+    const paint = () =>
+      createPainter(
+        gpu!,
+        background,
+        filters.map((f) => f.glsl),
+        (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e),
+      )
+    painter = reuse ? reuse.painter(JSON.stringify([background, filters.map((f) => f.glsl)]), paint) : paint()
     // 9. Frames as I420 straight from the GPU where the output takes them and the conversion wins there; posters
     // and thumbnails need the RGBA frame, so those renders keep it.
     if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail && useGpuYuv(gpu.gl)) {

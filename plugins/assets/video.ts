@@ -14,6 +14,7 @@ import {
   type ProbedStream,
 } from '../../core/index.js'
 import { prepareGeneratedVideo } from './generated-video.js'
+import { scrubbedVideo } from './video-scrub.js'
 
 /**
  * `video`: frames from a native ffmpeg decoder per clip (a source used twice gets two decoders). ffmpeg
@@ -94,32 +95,32 @@ export function prepareVideo(
       hasAudio && !frozen
         ? { path, trim, speed, volume: params.volume ?? 1, effect: params.volumeEffect, duration: Math.max(0, fileDuration - trim) }
         : undefined,
-    async open(gpu, need, from) {
-      // Starting mid-clip (a render range, a frame preview, a piece of a split render): seek there instead of
-      // decoding from `trim`, on the frame grid a decoder from `trim` lays (so the frames are the whole render's).
-      const skip = frozen ? 0 : Math.round(from * fps)
-      const origin = skip > 0 ? await frameOrigin(path, trim) : undefined
+    async open(gpu, need, from, hints) {
       const alpha = alphaOptions(stream)
       const onGpu = hardwareDecode(stream, await probeHardware())
       // Threads too with NVDEC: a profile it cannot decode falls back to software decoding.
       const inputArgs = [...onGpu, ...decodeThreads(stream, frozen ? 1 : speed, fps, ctx.cores), ...(alpha.inputArgs ?? [])]
-      const decoder = new RawVideoDecoder({
+      const decoding = {
         path,
         trim,
-        skip,
-        origin,
         speed: frozen ? 1 : speed,
         fps,
         width: need.width,
         height: need.height,
         label: `${where}.src`,
-        frames: frozen ? 1 : undefined,
         inputArgs,
         filters: alpha.filters,
         transfer: stream.colorTransfer,
         primaries: stream.colorPrimaries,
         matrix: stream.colorSpace,
-      })
+      }
+      // A preview session's playhead goes anywhere: decoded frames are kept and decoders seek.
+      if (hints?.scrub && !frozen) return scrubbedVideo(gpu, need, decoding, { from, length: hints.length })
+      // Starting mid-clip (a render range, a frame preview, a piece of a split render): seek there instead of
+      // decoding from `trim`, on the frame grid a decoder from `trim` lays (so the frames are the whole render's).
+      const skip = frozen ? 0 : Math.round(from * fps)
+      const origin = skip > 0 ? await frameOrigin(path, trim) : undefined
+      const decoder = new RawVideoDecoder({ ...decoding, skip, origin, frames: frozen ? 1 : undefined })
       const texture = gpu.texture(null, need.width, need.height)
       let shown: Uint8Array | null = null
       const upload = (data: Uint8Array | null) => {

@@ -9,6 +9,8 @@ export function redrawingSource(gpu: Gpu, size: Size, keyOf: (t: number) => stri
   let shown: string | undefined
   let empty = true
   return {
+    // A function of t alone: any order is fine.
+    anyOrder: true,
     frame(t) {
       const key = keyOf(t)
       if (key !== shown) {

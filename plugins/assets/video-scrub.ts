@@ -1,0 +1,94 @@
+import { fileFrameIndex, frameOrigin, RawVideoDecoder, type DecoderOptions, type FrameIndex, type FrameSource, type Gpu, type Size } from '../../core/index.js'
+import { FrameStore } from '../lib/video/frame-store.js'
+import { ScrubStream } from '../lib/video/scrub-stream.js'
+
+/** A clip's decoding, less where it starts (the stream decides). */
+export type ClipDecoding = Omit<DecoderOptions, 'skip' | 'origin' | 'frames'>
+
+/** Decoded frames a scrubbed clip keeps: at 512×288 about 220 frames, nine seconds at 25 fps. */
+const STORE_BYTES = 128 * 2 ** 20
+
+/**
+ * A video clip's frames in any order, for a preview session (`OpenHints.scrub`). Every frame decoded is kept
+ * (FrameStore), so stepping back is free; one decoder streams on from the last frame asked for, ahead to the
+ * clip's end while the store has room; a jump it would take longer to reach than a seek starts a new decoder
+ * there. Every decoder lays its frames on the whole clip's grid (`DecoderOptions.origin`): whichever way the
+ * playhead arrived, a frame is the one a render draws.
+ */
+export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: { from: number; length?: number }): FrameSource {
+  const { fps, speed, trim, path } = decoding
+  const texture = gpu.texture(null, need.width, need.height)
+  const store = new FrameStore(need.width * need.height * 4, STORE_BYTES)
+  const last = o.length !== undefined ? Math.ceil(o.length * fps) : Number.POSITIVE_INFINITY
+  // Key frames tell a cheap jump from a costly one; until they are known, a second's reading is the bound.
+  let index: FrameIndex | undefined
+  fileFrameIndex(path).then(
+    (i) => (index = i),
+    () => {},
+  )
+  // Where the clip's frame grid starts: new decoders need it, and so does telling key frames apart.
+  const origin = frameOrigin(path, trim)
+  let originPts: number | undefined
+  origin.then(
+    (at) => (originPts = at?.pts),
+    () => {},
+  )
+  let stream: ScrubStream | undefined
+  let shown = -1
+  store.playhead = Math.round(o.from * fps)
+
+  const startAt = (slot: number) => {
+    stream?.close()
+    const decoder =
+      slot === 0 ? Promise.resolve(new RawVideoDecoder(decoding)) : origin.then((at) => new RawVideoDecoder({ ...decoding, skip: slot, origin: at }))
+    stream = new ScrubStream(slot, decoder, store, last)
+    return stream
+  }
+
+  /** Whether the open stream reaches `slot` sooner than a new decoder seeking there would. */
+  const readOn = (s: ScrubStream, slot: number) => {
+    const from = s.position
+    if (s.failed || slot < from) return false
+    if (slot - from <= fps / 2) return true
+    const at = originPts !== undefined && index ? keyFrameBefore(index, originPts, slot, from, { fps, speed }) : undefined
+    return at === undefined ? slot - from <= fps : at
+  }
+
+  const show = (slot: number, data: Uint8Array | null) => {
+    if (!data) return null
+    if (slot !== shown) gpu.update(texture, data), (shown = slot)
+    return texture
+  }
+
+  return {
+    anyOrder: true,
+    frame(t) {
+      const slot = Math.max(0, Math.round(t * fps))
+      store.playhead = slot
+      if (slot === shown) return texture
+      const kept = store.get(slot)
+      if (kept) return show(slot, kept)
+      const s = stream && readOn(stream, slot) ? stream : startAt(slot)
+      if (s.ended && slot >= s.position) return null
+      return s.frame(slot).then((data) => show(slot, data))
+    },
+    close() {
+      stream?.close()
+      store.clear()
+      gpu.release(texture)
+    },
+  }
+}
+
+/**
+ * True when no seek can reach clip frame `slot` with less decoding than reading on from `from`: the key frame a
+ * seek would start at is at or before where the stream is (`origin`: the clip's first frame, in stream ticks).
+ */
+function keyFrameBefore(index: FrameIndex, origin: number, slot: number, from: number, o: { fps: number; speed: number }): boolean {
+  const [num, den] = index.timeBase
+  const ticks = (s: number) => origin + ((s * o.speed) / o.fps) * (den / num)
+  const target = ticks(slot)
+  let key = -Infinity
+  for (const k of index.keys) if (k <= target) key = k
+  return key <= ticks(from)
+}
