@@ -4,7 +4,17 @@
 // Rendering
 export { createRenderer, type RendererOptions } from './plugins/create-renderer.js'
 export { renderSegmented, type PieceRenderer, type SegmentedOptions } from './service/queue/segments.js'
-export type { Compositor, PlannedRender, PlanOptions, PreviewSession, PreviewState, RenderOptions, RenderProgress, RenderResult, RenderStage } from './core/index.js'
+export type {
+  Compositor,
+  PlannedRender,
+  PlanOptions,
+  PreviewSession,
+  PreviewState,
+  RenderOptions,
+  RenderProgress,
+  RenderResult,
+  RenderStage,
+} from './core/index.js'
 
 // Edits: the schema (valibot) and the type an edit literal is checked against
 export { EditSchema } from './core/index.js'

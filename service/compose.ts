@@ -20,6 +20,7 @@ import type { JobQueue } from './queue/queue.js'
 import { learnContentTypes, type Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
 import type { RateLimiter } from './accounts/rate-limit.js'
+import { Previews } from './previews/previews.js'
 import type { AiJobs } from './ai/jobs.js'
 import type { AiJobStore } from './ai/store.js'
 import type { GeneratedAssets } from './create/assets.js'
@@ -73,6 +74,8 @@ export interface Application {
   integrations: IntegrationStore
   /** `/readyz`: the database, Redis (when configured) and storage answer. */
   readiness: Readiness
+  /** Preview sessions (service/previews/): edits kept ready in render processes for a visual editor to scrub. */
+  previews: Previews
   /** Aborts when `stop` begins: work tied to a request (frame previews) ends at once instead of holding the stop. */
   stopping: AbortSignal
   /** Starts taking jobs, imports and sending webhooks (and resumes image batches and imports a previous process left). */
@@ -128,6 +131,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
   learnContentTypes(app.renderer.registry.list('output'))
+  const previews = new Previews(app)
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer
   const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined
@@ -142,6 +146,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
   return {
     ...app,
     readiness: ready,
+    previews,
     start: async () => {
       app.queue.start()
       await app.outbox.start()
@@ -153,6 +158,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     },
     stop: async (graceMs) => {
       stopping.abort(new RenderError('E_CANCELLED', 'the server is stopping'))
+      await previews.closeAll()
       await app.queue.stop(graceMs)
       await app.images.stop()
       await app.importer.stop()

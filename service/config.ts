@@ -34,6 +34,14 @@ export interface Limits {
   frameSeconds: number
   /** Megabytes one render process (with its ffmpegs) may hold; past it the render fails `E_MEMORY_LIMIT`. Env `REELFORGE_RENDER_MEMORY_MB`. */
   renderMemoryMb: number
+  /**
+   * Preview sessions (`/v1/previews`) open at once on this server, and per API key; each holds a render process.
+   * Env `REELFORGE_PREVIEWS`, `REELFORGE_PREVIEWS_PER_KEY`.
+   */
+  previews: number
+  previewsPerKey: number
+  /** Seconds without a request after which a preview session ends. Env `REELFORGE_PREVIEW_IDLE_S`. */
+  previewIdleSeconds: number
 }
 
 export interface ServiceConfig {
@@ -168,15 +176,21 @@ export const DEFAULT_LIMITS: Limits = {
   renderSecondsPerSecond: 30,
   frameSeconds: 20,
   renderMemoryMb: 4096,
+  previews: 8,
+  previewsPerKey: 2,
+  previewIdleSeconds: 60,
 }
 
-/** The limits the environment sets (`REELFORGE_RENDER_*`), over the defaults. */
+/** The limits the environment sets (`REELFORGE_RENDER_*`, `REELFORGE_PREVIEW*`), over the defaults. */
 function limitsFromEnv(env = process.env): Partial<Limits> {
   const set = (name: string) => (env[name] ? wholeNumber(name, env[name]) : undefined)
   const picked = {
     renderMinSeconds: set('REELFORGE_RENDER_TIME_MIN_S'),
     renderSecondsPerSecond: set('REELFORGE_RENDER_TIME_FACTOR'),
     renderMemoryMb: set('REELFORGE_RENDER_MEMORY_MB'),
+    previews: set('REELFORGE_PREVIEWS'),
+    previewsPerKey: set('REELFORGE_PREVIEWS_PER_KEY'),
+    previewIdleSeconds: set('REELFORGE_PREVIEW_IDLE_S'),
   }
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined))
 }

@@ -7,6 +7,7 @@ import { openApiDocument } from './openapi.js'
 import { register, type RouteSpec } from './route.js'
 import { fileRoutes } from './routes/files.js'
 import { renderRoutes } from './routes/renders.js'
+import { previewRoutes } from './routes/previews.js'
 import { walletRoutes } from './routes/wallet.js'
 import { aiRoutes } from './routes/ai.js'
 import { webhookRoutes } from './routes/webhooks.js'
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): H3 {
   const bodyLimit = deps.config.limits.bodyBytes
   const routes: RouteSpec[] = [
     ...renderRoutes(deps),
+    ...previewRoutes(deps),
     ...fileRoutes(deps.storage),
     ...webhookRoutes({ ...deps, bodyLimit }),
     ...integrationRoutes({ ...deps, bodyLimit }),

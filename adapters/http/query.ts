@@ -41,6 +41,16 @@ export function queryParams(event: H3Event) {
         })
       return new Date(ms).toISOString()
     },
+    /** Seconds: a number 0 or more (`1.5`), required. */
+    seconds(name: string): number {
+      const raw = q.get(name) ?? ''
+      const n = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN
+      if (Number.isNaN(n))
+        throw new ServiceError('E_VALIDATION', `${name} must be a number of seconds, 0 or more`, {
+          issues: [{ path: name, message: 'must be a number of seconds, 0 or more' }],
+        })
+      return n
+    },
     string: (name: string) => q.get(name) ?? undefined,
     /** A boolean: `true`/`1` or `false`/`0`, `fallback` when absent (Shotstack's `data` defaults to true). */
     flag(name: string, fallback = false): boolean {

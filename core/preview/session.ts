@@ -37,6 +37,8 @@ export interface PreviewState {
  */
 export interface PreviewSession {
   readonly state: PreviewState
+  /** True once closed — for a session in a render process of its own, also once that process is gone. */
+  readonly ended: boolean
   /** The frame at `time` seconds, as PNG. An abort answers at once; the drawing it stops still ends first. */
   frame(time: number, signal?: AbortSignal): Promise<Buffer>
   update(edit: Edit, signal?: AbortSignal): Promise<PreviewState>
@@ -138,14 +140,19 @@ export async function openPreviewSession(planWith: PlanWith, edit: Edit, o: { si
     await rm(tmpDir, { recursive: true, force: true })
     throw e
   })
+  let ended = false
   return {
     get state() {
       return state
+    },
+    get ended() {
+      return ended
     },
     frame: (time, signal) => enqueue(() => draw(time), signal),
     update: (next, signal) => enqueue(() => plan(next, signal), signal),
     close: () =>
       enqueue(async () => {
+        ended = true
         sources.closeAll()
         if (shown) await retire(shown.plan)
         painter?.painter.dispose()

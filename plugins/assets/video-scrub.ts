@@ -37,8 +37,14 @@ export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: {
   let shown = -1
   store.playhead = Math.round(o.from * fps)
 
-  const startAt = (slot: number) => {
+  const startAt = (target: number) => {
     stream?.close()
+    // A few frames before the one asked for (an arrow key's step back), where that decodes nothing more: ffmpeg
+    // decodes from the key frame before the target anyway, and only converts what it hands over.
+    const slot =
+      originPts !== undefined && index
+        ? Math.max(0, target - Math.min(Math.round(fps / 4), target - keySlot(index, originPts, target, { fps, speed })))
+        : target
     const decoder =
       slot === 0 ? Promise.resolve(new RawVideoDecoder(decoding)) : origin.then((at) => new RawVideoDecoder({ ...decoding, skip: slot, origin: at }))
     stream = new ScrubStream(slot, decoder, store, last)
@@ -78,6 +84,15 @@ export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: {
       gpu.release(texture)
     },
   }
+}
+
+/** The clip frame of the key frame a seek to clip frame `slot` starts decoding at (`origin`: the clip's first frame, in ticks). */
+function keySlot(index: FrameIndex, origin: number, slot: number, o: { fps: number; speed: number }): number {
+  const [num, den] = index.timeBase
+  const target = origin + ((slot * o.speed) / o.fps) * (den / num)
+  let key = origin
+  for (const k of index.keys) if (k <= target) key = Math.max(key, k)
+  return Math.ceil((((key - origin) * num) / den) * (o.fps / o.speed))
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { AiRunner, Compositor, Edit, ImageGenerator, RenderOptions, RenderResult, ValidateOptions } from '../../core/index.js'
+import type { AiRunner, Compositor, Edit, ImageGenerator, PlanOptions, RenderOptions, RenderResult, ValidateOptions } from '../../core/index.js'
+import { IsolatedPreview } from './isolated-preview.js'
 import type { ChildConfig } from './protocol.js'
 import { abortError, RenderProcess, type ProcessLimits } from './render-process.js'
 
@@ -15,6 +16,8 @@ export type { ProcessLimits } from './render-process.js'
 export class IsolatedRenderer implements Compositor {
   private readonly idle: RenderProcess[] = []
   private readonly all = new Set<RenderProcess>()
+  /** Processes that hold a preview session: never handed a render. */
+  private readonly previews = new Set<RenderProcess>()
 
   constructor(
     private readonly local: Compositor,
@@ -42,14 +45,27 @@ export class IsolatedRenderer implements Compositor {
     try {
       return await process.render(edit, opts)
     } finally {
-      if (process.alive) this.idle.push(process)
+      if (process.alive && !this.previews.has(process)) this.idle.push(process)
     }
   }
 
-  /** The render processes alive now, busy (rendering) or idle: what `/metrics` reports. */
-  processes(): { busy: number; idle: number } {
-    const busy = [...this.all].filter((p) => p.busy).length
-    return { busy, idle: this.all.size - busy }
+  /**
+   * Opens a preview session in a render process of its own — an idle one if there is one (already started),
+   * else a new one — that leaves the pool: it ends with the session, under the same memory ceiling and abort
+   * grace as renders.
+   */
+  async preview(edit: Edit, opts: PlanOptions = {}): Promise<IsolatedPreview> {
+    if (opts.signal?.aborted) throw abortError(opts.signal)
+    const process = this.idle.pop() ?? this.spawn()
+    this.previews.add(process)
+    return IsolatedPreview.open(process, edit, opts)
+  }
+
+  /** The render processes alive now: busy (rendering), idle, or holding a preview session — what `/metrics` reports. */
+  processes(): { busy: number; idle: number; previews: number } {
+    const previews = [...this.previews].filter((p) => this.all.has(p)).length
+    const busy = [...this.all].filter((p) => p.busy && !this.previews.has(p)).length
+    return { busy, idle: this.all.size - busy - previews, previews }
   }
 
   /** Stops every render process and what it started (running renders fail as cancelled). */
@@ -60,6 +76,7 @@ export class IsolatedRenderer implements Compositor {
   private spawn(): RenderProcess {
     const p = new RenderProcess(this.config(), { generateImage: this.generateImage, runAi: this.runAi }, this.limits, () => {
       this.all.delete(p)
+      this.previews.delete(p)
       const i = this.idle.indexOf(p)
       if (i >= 0) this.idle.splice(i, 1)
     })

@@ -8,6 +8,7 @@ import {
   type Edit,
   type ImageRequest,
   type PlannedRender,
+  type PreviewState,
   type RenderProgress,
   type RenderResult,
 } from '../../core/index.js'
@@ -58,6 +59,8 @@ export type ToChild =
       cores?: number
       cpuEncoder?: boolean
     }
+  /** One exchange of the preview session this process holds (a process holds one at most, for its whole life). */
+  | { type: 'preview'; id: string; op: PreviewOp }
   /** The answer to `planned`: go on, or stop with `error`. */
   | { type: 'planned'; id: string; error?: ErrorShape }
   | { type: 'abort'; id: string; reason: string }
@@ -68,8 +71,16 @@ export type ToParent =
   | { type: 'progress'; id: string; progress: RenderProgress }
   /** The render is planned (its `onPlanned`): it waits for the answer before drawing anything. */
   | { type: 'planned'; id: string; planned: PlannedRender }
-  | { type: 'done'; id: string; result: RenderResult; retiring?: boolean }
+  | { type: 'done'; id: string; result: RenderResult | PreviewAnswer; retiring?: boolean }
   | { type: 'failed'; id: string; error: ErrorShape; retiring?: boolean }
   | { type: 'generate'; ask: number; request: ImageRequest; path: string; owner?: unknown }
   /** An AI task of an asset (voice-over, prompted video): run, charged and stored by the parent. */
   | { type: 'ai'; ask: number; task: AiTask; request: AiAsk<AiTask>; path: string; owner?: unknown }
+
+/** What a preview session is asked: opened on an edit (once), given a changed edit, or asked for a frame. */
+export type PreviewOp =
+  | { kind: 'open'; edit: Edit; owner?: unknown; baseDir?: string; yAxis?: 'down' | 'up' }
+  | { kind: 'update'; edit: Edit }
+  | { kind: 'frame'; time: number }
+/** A preview session's answer: its state (open, update) or a frame as PNG. */
+export type PreviewAnswer = { state: PreviewState } | { png: Uint8Array }

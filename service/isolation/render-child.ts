@@ -12,7 +12,8 @@ import {
   type RenderProgress,
   type RenderResult,
 } from '../../core/index.js'
-import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './protocol.js'
+import { fromShape, toShape, type ChildConfig, type PreviewAnswer, type ToChild, type ToParent } from './protocol.js'
+import { previewOp } from './preview-child.js'
 import { watchParent } from './parent-watch.js'
 import { loadPluginModules } from './plugin-modules.js'
 import { serviceRenderer } from './service-renderer.js'
@@ -81,20 +82,25 @@ process.on('message', async (m: ToChild) => {
   const controller = new AbortController()
   controllers.set(m.id, controller)
   try {
-    const result: RenderResult = await renderer.render(m.edit, {
-      out: m.out,
-      owner: m.owner,
-      baseDir: m.baseDir,
-      yAxis: m.yAxis,
-      cores: m.cores,
-      cpuEncoder: m.cpuEncoder,
-      signal: controller.signal,
-      onProgress: (p) => (stages.set(m.id, p.stage), send({ type: 'progress', id: m.id, progress: p })),
-      // The parent decides whether the planned render goes on (it may refuse it: credits).
-      onPlanned: m.planned
-        ? (planned) => new Promise<void>((resolve, reject) => (plannedWaits.set(m.id, { resolve, reject }), send({ type: 'planned', id: m.id, planned })))
-        : undefined,
-    })
+    // A preview session's exchange: no progress, no plan to approve; a stage so a crash says where it was.
+    if (m.type === 'preview') stages.set(m.id, m.op.kind === 'frame' ? 'rendering' : 'fetching')
+    const result: RenderResult | PreviewAnswer =
+      m.type === 'preview'
+        ? await previewOp(renderer, m.op, controller.signal)
+        : await renderer.render(m.edit, {
+            out: m.out,
+            owner: m.owner,
+            baseDir: m.baseDir,
+            yAxis: m.yAxis,
+            cores: m.cores,
+            cpuEncoder: m.cpuEncoder,
+            signal: controller.signal,
+            onProgress: (p) => (stages.set(m.id, p.stage), send({ type: 'progress', id: m.id, progress: p })),
+            // The parent decides whether the planned render goes on (it may refuse it: credits).
+            onPlanned: m.planned
+              ? (planned) => new Promise<void>((resolve, reject) => (plannedWaits.set(m.id, { resolve, reject }), send({ type: 'planned', id: m.id, planned })))
+              : undefined,
+          })
     send({ type: 'done', id: m.id, result, retiring: displayLost() })
   } catch (e) {
     send({ type: 'failed', id: m.id, error: toShape(e, 'E_INTERNAL'), retiring: displayLost() })

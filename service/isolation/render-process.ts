@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { RenderError, type AiRunner, type Edit, type ImageGenerator, type RenderOptions, type RenderResult } from '../../core/index.js'
 import { groupAlive, groupRssBytes, killGroup } from './process-group.js'
-import { fromShape, toShape, type ChildConfig, type ToChild, type ToParent } from './protocol.js'
+import { fromShape, toShape, type ChildConfig, type PreviewAnswer, type PreviewOp, type ToChild, type ToParent } from './protocol.js'
 import { crashLine, type Running } from './running.js'
 
 /** How a render process is bounded: its memory, and how long a render may ignore an abort before it is killed. */
@@ -42,6 +42,8 @@ export class RenderProcess {
     // From source (tsx) there is only the .ts file; fork inherits the TypeScript loader from execArgv.
     const entry = existsSync(js) ? js : js.replace(/\.js$/, '.ts')
     this.child = fork(entry, [JSON.stringify(config)], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'pipe', 'ipc'], detached: true })
+    // A message to a process that is being killed fails (EPIPE); its exit says what happened.
+    this.child.on('error', () => {})
     this.child.stderr!.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000)
       process.stderr.write(d)
@@ -58,8 +60,12 @@ export class RenderProcess {
       if (!r || r.id !== m.id || r.stopping) return
       if (m.type === 'progress') return ((r.stage = m.progress.stage), r.onProgress?.(m.progress))
       if (m.type === 'planned') return void this.planned(r, m.planned)
-      // An aborted render has cleaned up after itself now; the process still goes, with anything it started.
-      if (r.signal?.aborted) return this.stop(r, abortError(r.signal))
+      if (r.signal?.aborted) {
+        // A preview's client went away and its exchange stopped in time: the session goes on.
+        if (r.soft && abortError(r.signal).code !== 'E_TIME_LIMIT') return this.settle(() => r.reject(abortError(r.signal!)))
+        // An aborted render has cleaned up after itself now; the process still goes, with anything it started.
+        return this.stop(r, abortError(r.signal))
+      }
       // A retiring process (its X server died, or it crashed) exits next: never hand it another render.
       if (m.retiring) this.alive = false
       if (m.type === 'done') this.settle(() => r.resolve(m.result))
@@ -88,18 +94,46 @@ export class RenderProcess {
   }
 
   async render(edit: Edit, opts: RenderOptions): Promise<RenderResult> {
+    const { out, owner, baseDir, yAxis, cores, cpuEncoder } = opts
+    const message = (id: string): ToChild => ({ type: 'render', id, edit, out, owner, baseDir, planned: !!opts.onPlanned, yAxis, cores, cpuEncoder })
+    return (await this.run(message, opts)) as RenderResult
+  }
+
+  /**
+   * One exchange of the preview session this process holds (it holds one for its whole life). An abort asks
+   * the child to stop and the session lives on if it does within the grace; a time limit ends the process, as
+   * does an abort not heeded in time.
+   */
+  async preview(op: PreviewOp, signal?: AbortSignal): Promise<PreviewAnswer> {
+    return (await this.run((id) => ({ type: 'preview', id, op }), { signal, soft: true })) as PreviewAnswer
+  }
+
+  private async run(
+    message: (id: string) => ToChild,
+    opts: Pick<RenderOptions, 'signal' | 'onProgress' | 'onPlanned'> & { soft?: boolean },
+  ): Promise<RenderResult | PreviewAnswer> {
     try {
       await (opts.signal ? Promise.race([this.ready, whenAborted(opts.signal)]) : this.ready)
     } catch (e) {
-      // Aborted while the process was still starting: it was started for this render, and goes with it.
+      // Aborted while the process was still starting: it was started for this work, and goes with it.
       this.alive = false
       this.kill()
       throw e
     }
     if (!this.alive) throw new RenderError('E_RENDERER_CRASHED', `the render process could not start: ${this.stderr.trim().split('\n').pop() ?? 'no output'}`)
     const id = `r${nextId++}`
-    return new Promise<RenderResult>((resolve, reject) => {
-      const r: Running = { id, resolve, reject, onProgress: opts.onProgress, onPlanned: opts.onPlanned, signal: opts.signal, stage: 'fetching', timers: [] }
+    return new Promise<RenderResult | PreviewAnswer>((resolve, reject) => {
+      const r: Running = {
+        id,
+        resolve,
+        reject,
+        onProgress: opts.onProgress,
+        onPlanned: opts.onPlanned,
+        signal: opts.signal,
+        soft: opts.soft,
+        stage: 'fetching',
+        timers: [],
+      }
       this.running = r
       this.hold(true)
       // Asked first, so a listening render removes its own files; then the process goes with everything it
@@ -109,10 +143,13 @@ export class RenderProcess {
         r.timers.push(setTimeout(() => this.stop(r, abortError(opts.signal!)), this.limits.abortGraceMs ?? 1000))
       }
       if (opts.signal?.aborted) onAbort()
-      else opts.signal?.addEventListener('abort', onAbort, { once: true })
+      else {
+        opts.signal?.addEventListener('abort', onAbort, { once: true })
+        // Once settled, a late abort (its client's connection closing after the answer) has nothing to stop.
+        r.detach = () => opts.signal?.removeEventListener('abort', onAbort)
+      }
       r.timers.push(setInterval(() => void this.checkMemory(r), 500))
-      const { out, owner, baseDir, yAxis, cores, cpuEncoder } = opts
-      this.send({ type: 'render', id, edit, out, owner, baseDir, planned: !!opts.onPlanned, yAxis, cores, cpuEncoder })
+      this.send(message(id))
     })
   }
 
@@ -146,6 +183,7 @@ export class RenderProcess {
     const r = this.running
     if (!r) return
     for (const t of r.timers) clearTimeout(t)
+    r.detach?.()
     this.running = undefined
     this.hold(false)
     answer()

@@ -1,19 +1,27 @@
 import type { RenderError, RenderOptions, RenderProgress, RenderResult } from '../../core/index.js'
+import type { PreviewAnswer } from './protocol.js'
 
 /** A render in progress in a `RenderProcess`, as the parent tracks it. */
 export interface Running {
   id: string
-  resolve(r: RenderResult): void
+  resolve(r: RenderResult | PreviewAnswer): void
   reject(e: Error): void
   onProgress?: (p: RenderProgress) => void
   onPlanned?: RenderOptions['onPlanned']
   /** What `onPlanned` threw: the render fails with this very error (a ServiceError keeps its code). */
   refusal?: Error
   signal?: AbortSignal
+  /**
+   * A preview session's exchange: an abort the child heeds within the grace ends only the exchange (a scrubbing
+   * client drops requests all the time); a time limit still ends the process.
+   */
+  soft?: boolean
   /** The last stage the render reported, for a process that dies without a word. */
   stage: RenderProgress['stage']
   /** Set when the parent killed the process (abort not heeded, memory ceiling): the render fails with it. */
   stopping?: RenderError
+  /** Stops listening for the abort (when it settles). */
+  detach?: () => void
   /** The abort grace and the memory check, cleared when the render settles. */
   timers: NodeJS.Timeout[]
 }

@@ -79,11 +79,15 @@ export function opsRoutes(d: { db: Db; readiness: Readiness; runner: JobRunner; 
   ]
 }
 
-/** This process's render processes by state: busy ones are rendering a job or a frame; idle ones wait for the next. */
+/**
+ * This process's render processes by state: busy ones are rendering a job or a frame; idle ones wait for the next;
+ * preview ones each hold a preview session.
+ */
 export function processMetric(renderer: IsolatedRenderer): string {
-  const { busy, idle } = renderer.processes()
-  return metric('reelforge_render_processes', 'gauge', "This process's render processes, busy or idle.", [
+  const { busy, idle, previews } = renderer.processes()
+  return metric('reelforge_render_processes', 'gauge', "This process's render processes: busy, idle, or holding a preview session.", [
     ['{state="busy"}', busy],
     ['{state="idle"}', idle],
+    ['{state="preview"}', previews],
   ])
 }

@@ -1,0 +1,125 @@
+import { fileURLToPath } from 'node:url'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { DEFAULT_LIMITS, type Limits } from '../../service/config.js'
+import { groupAlive, groupPids } from '../../service/isolation/process-group.js'
+import { groupCommands } from '../helpers/children.js'
+import { tempDir } from '../helpers/media.js'
+import { pixelDiff, pngPixels, previewFixture } from '../helpers/preview.js'
+import { pgrep, renderChildren, running, sleep, until } from '../helpers/processes.js'
+import { testService, titleEdit, type TestService } from '../helpers/service.js'
+
+// A preview session lives in a render process of its own, with its decoders: checked from outside — the API, and
+// the processes in /proc. An unchanged clip keeps its decoder across edits; an idle session ends with everything
+// it started; a runaway edit is killed at the time limit and takes no other session with it.
+
+const RUNAWAY = fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url))
+const dir = tempDir('reelforge-previews-e2e-')
+const fixture = await previewFixture(dir)
+
+async function withService(limits: Partial<Limits>, fn: (svc: TestService) => Promise<void>) {
+  const svc = await testService({ config: { files: { allow: [dir] }, pluginModules: [RUNAWAY], limits: { ...DEFAULT_LIMITS, ...limits } } })
+  try {
+    await fn(svc)
+  } finally {
+    await svc.close(1000)
+  }
+}
+const frame = async (svc: TestService, id: string, t: number) => {
+  const res = await svc.app.request(`/v1/previews/${id}/frame?t=${t}`, { headers: { authorization: `Bearer ${svc.live}` } })
+  return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) }
+}
+/** The ffmpeg decoders of the fixture's video among processes of a group. */
+const decoders = (cmds: string[][]) => cmds.filter((cmd) => cmd.some((a) => a.endsWith('moving.mp4')) && cmd.includes('rawvideo'))
+
+const test = suite('preview sessions in render processes')
+
+test('a PUT changing a title keeps the video clip’s decoder: no decoder starts in the session’s process', async () => {
+  await withService({}, async (svc) => {
+    const { id } = (await svc.call('POST', '/v1/previews', { body: fixture.edit('Hello') })).body
+    assert.is((await frame(svc, id, 1)).status, 200)
+    const [child] = renderChildren()
+    assert.ok(child, 'the session’s render process')
+    const group = await groupPids(child)
+    assert.ok(
+      group.some((pid) => pgrep('moving.mp4').includes(pid)),
+      'its decoder runs in its process group',
+    )
+    const started = await groupCommands(
+      child,
+      (async () => {
+        const put = await svc.call('PUT', `/v1/previews/${id}`, { body: fixture.edit('World') })
+        assert.equal([put.status, put.body.reused, put.body.prepared], [200, 3, 1])
+        for (const t of [1.04, 1.08, 1]) assert.is((await frame(svc, id, t)).status, 200)
+      })(),
+    )
+    assert.equal(decoders(started), [], 'no decoder started for the unchanged clip')
+    // Moving the video clip later on its track keeps it too (a clip is known by its asset, not where it sits).
+    const moved = fixture.edit('World')
+    ;(moved.timeline.tracks[2]!.clips[0] as { start: number }).start = 0.2
+    const again = await groupCommands(
+      child,
+      (async () => {
+        const put = await svc.call('PUT', `/v1/previews/${id}`, { body: moved })
+        assert.equal([put.body.reused, put.body.prepared], [4, 0])
+        assert.is((await frame(svc, id, 1.24)).status, 200)
+      })(),
+    )
+    assert.equal(decoders(again), [], 'no decoder started for the moved clip')
+    // And a changed trim is a changed clip: it gets a decoder of its own.
+    const trimmed = fixture.edit('World')
+    ;(trimmed.timeline.tracks[2]!.clips[0]!.asset as { trim: number }).trim = 1
+    const third = await groupCommands(
+      child,
+      (async () => {
+        await svc.call('PUT', `/v1/previews/${id}`, { body: trimmed })
+        assert.is((await frame(svc, id, 1)).status, 200)
+      })(),
+    )
+    assert.is(decoders(third).length, 1, 'the re-trimmed clip decodes anew')
+  })
+})
+
+test('an idle session ends after limits.previewIdleSeconds: its render process and decoders end, then 404', async () => {
+  await withService({ previewIdleSeconds: 2 }, async (svc) => {
+    const { id } = (await svc.call('POST', '/v1/previews', { body: fixture.edit() })).body
+    assert.is((await frame(svc, id, 1)).status, 200)
+    const [child] = renderChildren()
+    const group = await groupPids(child!)
+    assert.ok(group.length > 1, 'the session’s process has started its decoder')
+    await sleep(1000)
+    assert.is((await frame(svc, id, 1.2)).status, 200, 'a request keeps it alive')
+    await sleep(1000)
+    assert.ok(running(child!), 'still open two seconds after the first frame: used one second ago')
+    await until('the idle session’s process group to be gone', () => !groupAlive(child!), 5000)
+    for (const pid of group) assert.not.ok(running(pid), `process ${pid} of the expired session is still alive`)
+    const gone = await svc.call('GET', `/v1/previews/${id}`)
+    assert.equal([gone.status, gone.body.error.code], [404, 'E_NOT_FOUND'])
+    assert.match(gone.body.error.message, /2 s without a request/)
+  })
+})
+
+test('a runaway edit is killed at its time limit (422 E_TIME_LIMIT) and ends only its own session', async () => {
+  await withService({ frameSeconds: 3 }, async (svc) => {
+    const calm = (await svc.call('POST', '/v1/previews', { body: fixture.edit() })).body.id
+    const calmFrame = (await frame(svc, calm, 1)).bytes
+    const [calmChild] = renderChildren()
+    const wild = (await svc.call('POST', '/v1/previews', { body: titleEdit(2) })).body.id
+    const wildChild = renderChildren().find((pid) => pid !== calmChild)
+    const runaway = { ...titleEdit(2), timeline: { tracks: [{ clips: [{ asset: { type: 'busy-loop' }, start: 0, length: 2 }] }] } }
+    const started = Date.now()
+    const put = await svc.call('PUT', `/v1/previews/${wild}`, { body: runaway })
+    assert.equal([put.status, put.body.error?.code], [422, 'E_TIME_LIMIT'])
+    assert.match(put.body.error.message, /limit of 3 s \(limits\.frameSeconds\)/)
+    assert.ok(Date.now() - started < 3000 + 3000, `answered after ${Date.now() - started} ms`)
+    await until('the runaway session’s process to be gone', () => !groupAlive(wildChild!), 2000)
+    assert.is((await svc.call('GET', `/v1/previews/${wild}`)).status, 404, 'its session ended with it')
+    // The other session is untouched: same process, same frame.
+    assert.ok(running(calmChild!), 'the other session’s process lives')
+    const again = await frame(svc, calm, 1)
+    assert.is(again.status, 200)
+    assert.is(pixelDiff(await pngPixels(again.bytes, dir), await pngPixels(calmFrame, dir)).max, 0)
+  })
+})
+
+test.run()
