@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Warning } from '../errors.js'
+import { RenderError, type Warning } from '../errors.js'
 import type { PlanReuse, RenderPlan } from '../plan/plan.js'
 import { createFrameDrawer } from '../render/draw-frame.js'
 import { createGLContext, destroyGLContext } from '../render/gl-context.js'
@@ -60,7 +60,10 @@ export async function openPreviewSession(planWith: PlanWith, edit: Edit, o: { si
   // Operations run one after another; a caller that stops waiting does not stop the queue.
   let queue: Promise<unknown> = Promise.resolve()
   const enqueue = <T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
-    const run = queue.then(() => (signal?.throwIfAborted(), work()))
+    const run = queue.then(() => {
+      if (signal?.aborted) throw cancelled(signal)
+      return work()
+    })
     queue = run.catch(() => {})
     return signal ? abortable(run, signal) : run
   }
@@ -172,9 +175,13 @@ async function retire(plan: RenderPlan): Promise<void> {
 /** `work`, or the abort's reason as soon as `signal` aborts. */
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason)
+    const stop = () => reject(cancelled(signal))
     if (signal.aborted) return stop()
     signal.addEventListener('abort', stop, { once: true })
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
   })
 }
+
+/** An abort's error: a time limit's own `RenderError`, else (a client gone: a DOMException) `E_CANCELLED`, as a render's. */
+const cancelled = (signal: AbortSignal): RenderError =>
+  signal.reason instanceof RenderError ? signal.reason : new RenderError('E_CANCELLED', 'preview cancelled')

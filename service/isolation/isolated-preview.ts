@@ -1,6 +1,6 @@
 import { RenderError, type Edit, type PlanOptions, type PreviewSession, type PreviewState } from '../../core/index.js'
 import type { PreviewAnswer } from './protocol.js'
-import type { RenderProcess } from './render-process.js'
+import { abortError, type RenderProcess } from './render-process.js'
 
 /**
  * A preview session held by a render process of its own: the child plans, keeps the sources and draws; this
@@ -54,7 +54,8 @@ export class IsolatedPreview implements PreviewSession {
   private next<T>(exchange: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     let started = false
     const run = this.queue.then(() => {
-      signal?.throwIfAborted()
+      // A client gone while its exchange waited (its reason a DOMException): cancelled, as any abort.
+      if (signal?.aborted) throw abortError(signal)
       if (!this.process.alive) throw new RenderError('E_RENDERER_CRASHED', 'the preview session ended: its render process is gone')
       started = true
       return exchange()
@@ -63,7 +64,7 @@ export class IsolatedPreview implements PreviewSession {
     if (!signal) return run
     return new Promise<T>((resolve, reject) => {
       run.then(resolve, reject)
-      signal.addEventListener('abort', () => started || reject(signal.reason), { once: true })
+      signal.addEventListener('abort', () => started || reject(abortError(signal)), { once: true })
     })
   }
 

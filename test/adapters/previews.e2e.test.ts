@@ -1,13 +1,14 @@
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DEFAULT_LIMITS, type Limits } from '../../service/config.js'
+import { startServer } from '../../adapters/http/serve.js'
+import { DEFAULT_LIMITS, defaultConfig, type Limits } from '../../service/config.js'
 import { groupAlive, groupPids } from '../../service/isolation/process-group.js'
 import { groupCommands } from '../helpers/children.js'
 import { tempDir } from '../helpers/media.js'
 import { pixelDiff, pngPixels, previewFixture } from '../helpers/preview.js'
 import { pgrep, renderChildren, running, sleep, until } from '../helpers/processes.js'
-import { testService, titleEdit, type TestService } from '../helpers/service.js'
+import { LOOPBACK, testService, titleEdit, type TestService } from '../helpers/service.js'
 
 // A preview session lives in a render process of its own, with its decoders: checked from outside — the API, and
 // the processes in /proc. An unchanged clip keeps its decoder across edits; an idle session ends with everything
@@ -120,6 +121,36 @@ test('a runaway edit is killed at its time limit (422 E_TIME_LIMIT) and ends onl
     assert.is(again.status, 200)
     assert.is(pixelDiff(await pngPixels(again.bytes, dir), await pngPixels(calmFrame, dir)).max, 0)
   })
+})
+
+test('frames whose clients give up at once (an editor scrubbing) are neither failures in the log nor the end of the session', async () => {
+  const server = await startServer(defaultConfig({ dataDir: tempDir('reelforge-previews-gone-'), port: 0, network: LOOPBACK, files: { allow: [dir] } }))
+  const logged: string[] = []
+  const error = console.error
+  console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '))
+  try {
+    const key = (await server.service.keys.create()).key
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const created = await fetch(`${server.url}/v1/previews`, { method: 'POST', headers, body: JSON.stringify(fixture.edit()) })
+    const { id } = (await created.json()) as { id: string }
+    // Asked all at once, each given up after 30 ms: most wait behind the first in the session's queue.
+    const asks = Array.from({ length: 15 }, (_, i) =>
+      fetch(`${server.url}/v1/previews/${id}/frame?t=${(i * 0.2).toFixed(1)}`, { headers, signal: AbortSignal.timeout(30) }).catch(() => undefined),
+    )
+    await Promise.all(asks)
+    await sleep(1500)
+    assert.equal(
+      logged.filter((l) => /\[http\].*failed/.test(l)),
+      [],
+      'a client that left is not a server failure',
+    )
+    const after = await fetch(`${server.url}/v1/previews/${id}/frame?t=1`, { headers })
+    assert.is(after.status, 200, 'the session goes on')
+    assert.is(after.headers.get('content-type'), 'image/png')
+  } finally {
+    console.error = error
+    await server.close(1000)
+  }
 })
 
 test.run()
