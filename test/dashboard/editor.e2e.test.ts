@@ -6,6 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { launchBrowser, listen } from '../helpers/browser.js'
 import { go, near, pixelAt, shot, signIn, unlabelledControls } from '../helpers/dashboard.js'
 import { solidPng, tempDir } from '../helpers/media.js'
+import { DEFAULT_LIMITS } from '../../service/config.js'
 import { testService, type TestService } from '../helpers/service.js'
 
 // The dashboard's visual editor in Debian's Chromium against a real server: pointer drags on the timeline and
@@ -211,6 +212,134 @@ test('inspector: a colour picked for the selected clip turns the preview frame t
   assert.ok(await clip(page, 0, 0).evaluate((el) => el.classList.contains('has-issue')), 'the bar is flagged')
   await shot(page, 'editor-inspector-issue')
   await page.close()
+})
+
+/** A red rectangle for the first second, then a green one: which second the playhead is in shows in the frame. */
+const RED_THEN_GREEN = {
+  ...SHAPE,
+  timeline: {
+    background: '#000000',
+    tracks: [
+      {
+        clips: [0, 1].map((start) => ({
+          asset: { ...SHAPE.timeline.tracks[0]!.clips[0]!.asset, fill: { color: start ? '#00ff00' : '#ff0000' } },
+          start,
+          length: 1,
+        })),
+      },
+    ],
+  },
+}
+
+/** The frame the page shows and `POST /v1/render/frame`'s frame of `edit` at `time`, both as the page decodes them: equal pixel for pixel? */
+const sameAsFrameEndpoint = (page: Page, key: string, edit: object, time: number) =>
+  // No named functions inside: the page has none of the helpers tsx would wrap them in.
+  page.evaluate(
+    async ({ key, body }) => {
+      const img = document.querySelector('.preview img.frame') as HTMLImageElement
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-test': 'compare' }
+      const res = await fetch('/v1/render/frame', { method: 'POST', headers, body })
+      const drawn = await createImageBitmap(await res.blob())
+      const { width, height } = drawn
+      if (width !== img.naturalWidth || height !== img.naturalHeight) return `sizes differ: ${width}×${height}, ${img.naturalWidth}×${img.naturalHeight}`
+      const [a, b] = [img, drawn].map((picture) => {
+        const c = Object.assign(document.createElement('canvas'), { width, height }).getContext('2d')!
+        c.drawImage(picture, 0, 0)
+        return c.getImageData(0, 0, width, height).data
+      })
+      const differ = a!.findIndex((v, i) => v !== b![i])
+      return differ < 0 ? 'same' : `differ at byte ${differ}: ${a![differ]} ≠ ${b![differ]}`
+    },
+    { key, body: JSON.stringify({ ...edit, time }) },
+  )
+
+test('scrubbing draws through a preview session: opened once, changed with the edit, the frame endpoint’s pixels, ended with the page', async () => {
+  // A key of its own, so the sessions seen are this page's.
+  const key = (await ctx.svc.keys.create()).key
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  const asked: string[] = []
+  const sessions = new Set<string>()
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url())
+    if (r.headers()['x-test'] === 'compare') return // the test's own comparison below
+    const id = /^\/v1\/previews\/([0-9a-f-]{36})/.exec(pathname)?.[1]
+    if (id) sessions.add(id)
+    if (pathname.startsWith('/v1/previews') || pathname === '/v1/render/frame') asked.push(`${r.method()} ${pathname.replace(id ?? '-', '{id}')}`)
+  })
+  const json = await openEditor(page, RED_THEN_GREEN, { url: ctx.http.url, key })
+  await frameShows(page, 0.5, 0.5, RED, 'the first second')
+  // Scrubbing: the ruler pressed at 0 s and dragged to 1.5 s (80 px a second).
+  const playhead = page.getByRole('slider', { name: 'Playhead' })
+  await playhead.scrollIntoViewIfNeeded()
+  const ruler = (await playhead.boundingBox())!
+  await drag(page, { x: ruler.x + 2, y: ruler.y + ruler.height / 2 }, 120, 0)
+  await frameShows(page, 0.5, 0.5, GREEN, 'the second second')
+  const time = Number(await page.locator('.preview img.frame').getAttribute('data-time'))
+  assert.ok(time >= 1 && time <= 2, `the frame shown is of ${time} s`)
+  assert.is(await sameAsFrameEndpoint(page, key, await editOf(json), time), 'same', 'the session’s frame is the frame endpoint’s')
+  assert.is(sessions.size, 1, 'one session')
+  const [id] = [...sessions]
+  const before = (await ctx.svc.call('GET', `/v1/previews/${id}`, { key })).body.revision
+
+  // A changed edit goes to the same session (PUT), and its frame follows.
+  const edit = await editOf(json)
+  edit.timeline.tracks[0].clips[1].asset.fill.color = '#0000ff'
+  await json.fill(JSON.stringify(edit, null, 2))
+  await frameShows(page, 0.5, 0.5, [0, 0, 255], 'the recoloured second second')
+  assert.is(await sameAsFrameEndpoint(page, key, edit, time), 'same', 'after the change too')
+  const held = await ctx.svc.call('GET', `/v1/previews/${id}`, { key })
+  assert.is(held.status, 200)
+  assert.is(held.body.revision, before + 1, 'the session was given the changed edit')
+
+  const count = (what: string) => asked.filter((a) => a === what).length
+  assert.ok(count('GET /v1/previews/{id}/frame') >= 3, `frames came from the session: ${asked.join(', ')}`)
+  assert.is(count('POST /v1/previews'), 1, `opened once: ${asked.join(', ')}`)
+  assert.is(count('POST /v1/render/frame'), 0, 'no frame drawn the other way')
+  assert.is(sessions.size, 1, 'the same session throughout')
+  await shot(page, 'editor-preview-session')
+
+  // A session that has gone (deleted here behind the page's back, as an idle one ends): the page opens another.
+  assert.is((await ctx.svc.call('DELETE', `/v1/previews/${id}`, { key })).status, 200)
+  await playhead.press('Home')
+  await frameShows(page, 0.5, 0.5, RED, 'the first second again')
+  assert.is(count('POST /v1/previews'), 2, `opened again: ${asked.join(', ')}`)
+  assert.is(count('POST /v1/render/frame'), 0, 'still no frame drawn the other way')
+  const reopened = [...sessions].find((s) => s !== id)!
+  assert.is((await ctx.svc.call('GET', `/v1/previews/${reopened}`, { key })).status, 200)
+
+  // Leaving the page ends the session at once (pagehide), not when it would idle out.
+  await page.goto('about:blank')
+  const gone = async () => (await ctx.svc.call('GET', `/v1/previews/${reopened}`, { key })).status === 404
+  const until = Date.now() + 5000
+  while (!(await gone()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100))
+  assert.ok(await gone(), 'the session is deleted')
+  await page.close()
+})
+
+test('a server that holds no session for the page (429: all taken): frames come from POST /v1/render/frame, the same pixels', async () => {
+  const full = await testService({ config: { limits: { ...DEFAULT_LIMITS, previews: 0 } } })
+  const http = await listen(full)
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  const asked: string[] = []
+  page.on('request', (r) => r.headers()['x-test'] !== 'compare' && asked.push(`${r.method()} ${new URL(r.url()).pathname}`))
+  try {
+    const json = await openEditor(page, RED_THEN_GREEN, { url: http.url, key: full.live })
+    await frameShows(page, 0.5, 0.5, RED, 'the first second')
+    const playhead = page.getByRole('slider', { name: 'Playhead' })
+    await playhead.press('Shift+ArrowRight')
+    await frameShows(page, 0.5, 0.5, GREEN, 'the second second')
+    assert.is(await sameAsFrameEndpoint(page, full.live, await editOf(json), 1), 'same')
+    assert.is(asked.filter((a) => a === 'POST /v1/previews').length, 1, `asked once, refused: ${asked.join(', ')}`)
+    assert.ok(asked.filter((a) => a === 'POST /v1/render/frame').length >= 2, 'frames drawn the other way')
+    assert.not.ok(
+      asked.some((a) => /^(GET|PUT) \/v1\/previews/.test(a)),
+      'no session used',
+    )
+  } finally {
+    await page.close()
+    await http.close()
+    await full.close()
+  }
 })
 
 /**

@@ -33,12 +33,16 @@ export async function api<T>(method: string, path: string, body?: unknown, key =
   return answer<T>(res, key)
 }
 
-/** A POST whose answer is a file (a PNG frame): its bytes, or the API's error as for `api`. `signal` cancels it (the server stops too). */
+/**
+ * A request whose answer is a file (a PNG frame): a POST of `body`, or a GET when there is none; its bytes, or
+ * the API's error as for `api`. `signal` cancels it (the server stops too).
+ */
 export async function apiBlob(path: string, body: unknown, key = session.key(), signal?: AbortSignal): Promise<Blob> {
+  const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' }
   const res = await fetch(path, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key ?? ''}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${key ?? ''}`, ...json },
+    body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   })
   return res.ok ? res.blob() : answer<never>(res, key)

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError } from '../api.js'
 import type { Obj } from './edit-doc.js'
-import { frameAt } from './frames.js'
+import { closeFrames, frameAt } from './frames.js'
 
 /** A pause in scrubbing or editing this long asks for the frame (frame previews are rate-limited per key). */
 const SETTLE_MS = 150
@@ -35,7 +35,8 @@ export function usePreviewFrame(edit: Obj, time: number, playing: boolean) {
   })
 
   useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown])
-  useEffect(() => () => (pump.current.stop.abort(), window.clearTimeout(pump.current.timer)), [])
+  // The editor closes (another dashboard page): frames in flight stop, and the server's preview session ends.
+  useEffect(() => () => (pump.current.stop.abort(), window.clearTimeout(pump.current.timer), closeFrames()), [])
 
   const run = async () => {
     const p = pump.current
