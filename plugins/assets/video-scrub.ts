@@ -10,10 +10,11 @@ const STORE_BYTES = 128 * 2 ** 20
 
 /**
  * A video clip's frames in any order, for a preview session (`OpenHints.scrub`). Every frame decoded is kept
- * (FrameStore), so stepping back is free; one decoder streams on from the last frame asked for, ahead to the
- * clip's end while the store has room; a jump it would take longer to reach than a seek starts a new decoder
- * there. Every decoder lays its frames on the whole clip's grid (`DecoderOptions.origin`): whichever way the
- * playhead arrived, a frame is the one a render draws.
+ * (FrameStore), so stepping back is free. From the start a sweep reads the whole clip in order while the store
+ * has room, so given a few seconds a jump anywhere is drawn from memory; a jump neither the sweep nor the
+ * playhead's decoder (which streams on from the last frame asked for until it meets kept frames) would reach
+ * sooner than a seek starts a new decoder there. Every decoder lays its frames on the whole clip's grid
+ * (`DecoderOptions.origin`): whichever way the playhead arrived, a frame is the one a render draws.
  */
 export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: { from: number; length?: number }): FrameSource {
   const { fps, speed, trim, path } = decoding
@@ -36,6 +37,14 @@ export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: {
   let stream: ScrubStream | undefined
   let shown = -1
   store.playhead = Math.round(o.from * fps)
+  // The sweep: one decoder reading the whole clip from its first frame while the store has room, on one core,
+  // so that in time every frame is kept and a jump anywhere is drawn from memory. Jumps do not stop it.
+  const sweep = new ScrubStream(
+    0,
+    Promise.resolve(new RawVideoDecoder({ ...decoding, inputArgs: [...(decoding.inputArgs ?? []), '-threads', '1'] })),
+    store,
+    last,
+  )
 
   const startAt = (target: number) => {
     stream?.close()
@@ -47,7 +56,7 @@ export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: {
         : target
     const decoder =
       slot === 0 ? Promise.resolve(new RawVideoDecoder(decoding)) : origin.then((at) => new RawVideoDecoder({ ...decoding, skip: slot, origin: at }))
-    stream = new ScrubStream(slot, decoder, store, last)
+    stream = new ScrubStream(slot, decoder, store, last, { untilKept: true })
     return stream
   }
 
@@ -74,12 +83,13 @@ export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: {
       if (slot === shown) return texture
       const kept = store.get(slot)
       if (kept) return show(slot, kept)
-      const s = stream && readOn(stream, slot) ? stream : startAt(slot)
+      const s = [stream, sweep].find((x) => x && readOn(x, slot)) ?? startAt(slot)
       if (s.ended && slot >= s.position) return null
       return s.frame(slot).then((data) => show(slot, data))
     },
     close() {
       stream?.close()
+      sweep.close()
       store.clear()
       gpu.release(texture)
     },

@@ -37,3 +37,14 @@ export function running(pid: number): boolean {
     return false
   }
 }
+
+/** CPU ticks (user + system) process `pid` has used, or undefined once it is gone. */
+export function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return undefined
+  }
+}

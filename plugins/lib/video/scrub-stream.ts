@@ -26,6 +26,8 @@ export class ScrubStream {
     private readonly store: FrameStore,
     /** The clip's last frame: nothing past it is read ahead. */
     private readonly last: number,
+    /** `untilKept`: read ahead only up to a frame the store has already (another stream got there first). */
+    private readonly o: { untilKept?: boolean } = {},
   ) {
     open.then(
       (d) => (this.closed ? d.close() : (this.decoder = d)),
@@ -62,7 +64,7 @@ export class ScrubStream {
     this.running = true
     try {
       const decoder = await this.open
-      while (!this.closed && (this.waiters.size > 0 || (this.position <= this.last && this.store.hasRoom()))) {
+      while (!this.closed && (this.waiters.size > 0 || this.readsAhead())) {
         const data = await decoder.frame(this.next)
         if (this.closed) return
         if (!data) {
@@ -81,6 +83,11 @@ export class ScrubStream {
     } finally {
       this.running = false
     }
+  }
+
+  /** Whether to decode the next frame though nobody waits for it yet. */
+  private readsAhead(): boolean {
+    return this.position <= this.last && this.store.hasRoom() && !(this.o.untilKept && this.store.get(this.position))
   }
 
   private settle(how: (w: Waiter) => void): void {
