@@ -1,5 +1,5 @@
 // reelforge's public API: everything a library user names, and nothing else. Plugin authors' building blocks
-// are in `reelforge/kit` (kit.ts). README's "Public API" lists both; test/public-api.test.ts holds them to it.
+// are in `reelforge/kit` (kit.ts). docs/library.md's "Public API" lists both; test/api/public-api.test.ts holds them to it.
 
 // Rendering
 export { createRenderer, type RendererOptions } from './plugins/create-renderer.js'

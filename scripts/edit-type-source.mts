@@ -139,7 +139,7 @@ export function editTypeFiles(): Record<string, string> {
       '/**\n' +
       ' * Every asset an edit may hold, by its `type`, with its own fields (each from its schema). An asset plugin that\n' +
       " * draws a type of its own adds it here: `declare module 'reelforge' { interface AssetTypes { chart: { type: 'chart';\n" +
-      ' * data: number[] } } }` (README\'s "Plugins"). `Asset` is the union of them all, told apart by `type`.\n' +
+      ' * data: number[] } } }` (docs/plugins.md). `Asset` is the union of them all, told apart by `type`.\n' +
       ' */\n' +
       `export interface AssetTypes {\n${assets.join('\n')}\n}\n`,
     'edit-names.ts':

@@ -33,7 +33,7 @@ function line(r: CompatResult): string {
   return [head, ...notes].join('\n')
 }
 
-/** Totals, as README quotes them. */
+/** Totals, as docs/shotstack.md quotes them. */
 export function summary(results: CompatResult[]): string {
   const n = results.length
   const exact = results.filter((r) => r.rendered && (r.expected === undefined || (r.frameError ?? Infinity) <= 1)).length

@@ -5,7 +5,7 @@ import type { Tween } from './edit-type.js'
 /**
  * Every asset an edit may hold, by its `type`, with its own fields (each from its schema). An asset plugin that
  * draws a type of its own adds it here: `declare module 'reelforge' { interface AssetTypes { chart: { type: 'chart';
- * data: number[] } } }` (README's "Plugins"). `Asset` is the union of them all, told apart by `type`.
+ * data: number[] } } }` (docs/plugins.md). `Asset` is the union of them all, told apart by `type`.
  */
 export interface AssetTypes {
   video: {

@@ -138,7 +138,7 @@ runner('the real edits of ../shared/compat: accepted, rendered, timed to a frame
   // frame, in 30 % less time than at 25 — frame-exact decoding at full rates is tested in test/render.
   const results = await runCompat({ dir: SHARED, files: sample, fps: 12, outDir: join(dir, 'shared'), standInDir: join(dir, 'standins') })
   if (!sample) assert.is(results.length, 116)
-  // The runner's own totals in the log: README quotes them.
+  // The runner's own totals in the log: docs/shotstack.md quotes them.
   console.log(summary(results).replace(/^/gm, '  compat: '))
   for (const r of results) {
     assert.ok(r.accepted, `${r.file} accepted: ${r.error}`)

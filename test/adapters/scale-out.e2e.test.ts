@@ -16,7 +16,7 @@ import { freshRedis, REDIS_URL } from '../helpers/redis.js'
 import { s3Env, startS3 } from '../helpers/s3.js'
 import { api, freePort, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 
-// Scaled out as README's "Scaling out" says: two `reelforge serve` front ends and two `reelforge worker`s on one
+// Scaled out as docs/scaling.md says: two `reelforge serve` front ends and two `reelforge worker`s on one
 // PostgreSQL, one Redis (BullMQ) and one bucket (s3rver). Every event of a job reaches each receiver once with one
 // `webhook-id`; a job keeps the split decided when it was submitted, whoever re-queues it; a cancel ends a worker's
 // render process and everything it started within 2 s.

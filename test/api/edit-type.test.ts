@@ -10,7 +10,7 @@ import type { EditInput } from '../../core/schema/edit.js'
 import type { AssetSchemas } from '../../core/schema/assets.js'
 import { editTypeFiles } from '../../scripts/edit-type-source.mjs'
 
-// A plugin author's name, declared the way README's "Plugins" says: the interface merges with reelforge's own.
+// A plugin author's name, declared the way docs/plugins.md says: the interface merges with reelforge's own.
 declare module '../../index.js' {
   interface TransitionNames {
     'test:iris': true

@@ -5,13 +5,16 @@ import { exportedNames } from '../helpers/exports.js'
 
 const root = new URL('../..', import.meta.url).pathname
 
-/** The names README's "Public API" lists under the line that introduces `from '<entry>'`. */
+/** The names docs/library.md's "Public API" lists under the line that introduces `from '<entry>'`. */
 function documented(entry: string): string[] {
-  const readme = readFileSync(`${root}README.md`, 'utf8')
-  const section = readme.slice(readme.indexOf('### Public API'), readme.indexOf('\n## ', readme.indexOf('### Public API')))
+  const doc = readFileSync(`${root}docs/library.md`, 'utf8')
+  const start = doc.indexOf('## Public API')
+  assert.ok(start >= 0, 'docs/library.md has no "Public API" section')
+  const end = doc.indexOf('\n## ', start + 1)
+  const section = doc.slice(start, end < 0 ? undefined : end)
   const blocks = section.split(/\n(?=`import … from ')/)
   const block = blocks.find((b) => b.startsWith(`\`import … from '${entry}'\``))
-  assert.ok(block, `README lists no block for ${entry}`)
+  assert.ok(block, `docs/library.md lists no block for ${entry}`)
   const items = block!
     .split('\n')
     .filter((l) => l.startsWith('- '))
@@ -19,11 +22,11 @@ function documented(entry: string): string[] {
   return [...new Set([...items.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1]!))].sort()
 }
 
-test("'reelforge' exports exactly what README lists", () => {
+test("'reelforge' exports exactly what docs/library.md lists", () => {
   assert.equal(exportedNames(`${root}index.ts`), documented('reelforge'))
 })
 
-test("'reelforge/kit' exports exactly what README lists", () => {
+test("'reelforge/kit' exports exactly what docs/library.md lists", () => {
   assert.equal(exportedNames(`${root}kit.ts`), documented('reelforge/kit'))
 })
 

@@ -75,7 +75,7 @@ export function chartRgb(): Buffer {
 }
 
 /**
- * ffmpeg's own HDR → SDR pipeline with the operator README documents, written out here rather than taken from
+ * ffmpeg's own HDR → SDR pipeline with the operator docs/timeline.md documents, written out here rather than taken from
  * core/ffmpeg/tone-map.ts, so a wrong operator, peak or order there fails the tests: linear light at a nominal
  * peak of 100 cd/m², BT.709 primaries, `tonemap=mobius` without desaturation, BT.709 transfer and matrix, TV range.
  */

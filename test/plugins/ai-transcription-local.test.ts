@@ -47,7 +47,7 @@ local('espeak-ng speech in a video: word error rate and word times', async () =>
   assert.is(out.language, 'en')
   assert.is(out.text, out.words.map((w) => w.text).join(' '))
   // Measured 30.7% (23 of 75 words wrong) on this audio, 32–36% on the same sentences as wav; 37% on LibriVox.
-  // Printed so README's figure can be checked again on any machine.
+  // Printed so docs/service.md's figure can be checked again on any machine.
   const wer = werOf(out.text)
   console.log(`pocketsphinx WER, espeak-ng en-us+klatt at 175 wpm in an mp4: ${(wer * 100).toFixed(1)}% of ${normalWords(TEXT).length} words`)
   klattWer = wer
@@ -66,7 +66,7 @@ local('espeak-ng speech in a video: word error rate and word times', async () =>
   assert.ok(errors[Math.floor(errors.length / 2)]! < 0.05 && errors[Math.floor(errors.length * 0.9)]! < 0.1, `start errors ${errors.join(' ')}`)
 })
 local("espeak-ng's default voices (what the speech engine speaks by default) are heard far worse: printed", async () => {
-  // `speak()` uses en-us+f3 (or +m3 for male names) at 165 wpm; README quotes these figures beside Klatt's.
+  // `speak()` uses en-us+f3 (or +m3 for male names) at 165 wpm; docs/service.md quotes these figures beside Klatt's.
   for (const voice of ['en-us+f3', 'en-us+m3']) {
     const speech = await espeakSpeech(workDir, voice.replace('+', '-'), TEXT, voice, 165)
     const out = await localTranscriptionProvider.run({ path: speech.path, model: 'pocketsphinx' }, ctx)

@@ -108,7 +108,7 @@ test('bad input and odd video sizes are clear errors', async () => {
   }
 })
 
-// Colour as every video reelforge writes (README, colour): a BT.601 chart at half size comes out BT.709 TV range,
+// Colour as every video reelforge writes (docs/timeline.md, colour): a BT.601 chart at half size comes out BT.709 TV range,
 // tagged, every patch within ±3 as a player decodes it; an HLG chart is tone-mapped as ffmpeg's reference maps it.
 const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { maxBuffer: 64 * 1024 ** 2 })
 const within = (a: number[], b: number[], tol: number) => a.every((v, c) => Math.abs(v - b[c]!) <= tol)

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { pixel } from '../helpers/frames.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
 
-// README's "Limits and safety": html assets never fetch anything and images are dropped. Images named in CSS
+// docs/limits.md: html assets never fetch anything and images are dropped. Images named in CSS
 // (`url(…)` in a rule, a `style` attribute or an `@import`) used to reach satori, which fetched them or
 // failed the whole render on them.
 const red = 'p { color: #ffffff; background-color: #ff0000; width: 200px; height: 100px; margin: 0 }'

@@ -42,7 +42,7 @@ for (const format of ['mp4', 'webm', 'mov'] as const)
     const rgb = await playerRgb(out, 2.5)
     for (const [i, [, want]] of PATCHES.entries()) assert.ok(within(patch(rgb, i), want, 3), `patch ${i}: ${patch(rgb, i)} for ${want}`)
   })
-test('SD (1024×576) is BT.709 too, tagged so (README): every patch within ±3', async () => {
+test('SD (1024×576) is BT.709 too, tagged so (docs/timeline.md): every patch within ±3', async () => {
   const edit = chartEdit({ format: 'mp4', quality: 'high', size: { width: 1024, height: 576 } })
   // The chart's cells at SD: a quarter of the width, half the height each (offsets are fractions already).
   for (const c of edit.timeline.tracks[0]!.clips as unknown as { asset: { rectangle: object } }[]) c.asset.rectangle = { width: 256, height: 288 }

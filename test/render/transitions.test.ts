@@ -83,7 +83,7 @@ slide.run()
 
 const custom = suite('custom transitions through the public API')
 custom('a user transition registered as a plugin runs in and out', async () => {
-  // The README's example: a wipe that uncovers the clip from the top down.
+  // docs/plugins.md's example: a wipe that uncovers the clip from the top down.
   const wipeDown = defineTransitionPlugin({
     kind: 'transition',
     name: 'wipeDown',

@@ -10,7 +10,7 @@ import { canvasFont } from '../fonts/canvas.js'
  *   baseline one em below the top edge (the em square of the first line against it), `bottom` puts the last
  *   baseline on the bottom edge (descenders hang past it), and `middle` centres the glyphs' ink — from the
  *   highest glyph of the block to its lowest — on the box's centre. Derived from the font's metrics against
- *   Shotstack's output for Open Sans Bold at 32, 64 and 120 px (README, "Text placement").
+ *   Shotstack's output for Open Sans Bold at 32, 64 and 120 px (docs/timeline.md, "Text placement").
  */
 export type Placement = 'line-boxes' | 'shotstack'
 

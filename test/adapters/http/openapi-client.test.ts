@@ -10,7 +10,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { testService } from '../../helpers/service.js'
 
-// What the README promises a client: types generated from the live document (openapi-typescript, with its
+// What docs/service.md promises a client: types generated from the live document (openapi-typescript, with its
 // defaults) and an openapi-fetch client on them. The client below must type-check against those types — with
 // no cast, and with a misuse refused — and then, unchanged, submit a render to a listening server and see it done.
 
