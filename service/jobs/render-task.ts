@@ -91,7 +91,8 @@ export async function renderToStorage(
     opts.onProgress(stage, progress)
   }
   const edit = editOf(task)
-  const size = outputSize(edit.output as Parameters<typeof outputSize>[0])
+  // The stored edit is as submitted: /v1 takes one without `output` (an hd mp4, the schema's defaults).
+  const size = outputSize((edit.output ?? {}) as Parameters<typeof outputSize>[0])
   // The clock starts now, sized by what the numbers say; the planned duration (smart timing) re-arms it.
   const budget = deps.limits && timeBudget(deps.limits, knownDuration(edit), size.width, size.height)
   const onPlanned =

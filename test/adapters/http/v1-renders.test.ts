@@ -240,6 +240,13 @@ run('QUEUED → PROCESSING (stages) → COMPLETE, with a downloadable file that 
   assert.is((await worker.app.request(new URL(done.poster).pathname)).headers.get('content-type'), 'image/jpeg')
   assert.is((await worker.app.request('/v1/files/../etc/passwd')).status, 404)
 })
+run('an edit without `output` renders an hd mp4, as /v1 promises (docs/shotstack.md)', async () => {
+  const { output: _o, ...noOutput } = titleEdit()
+  const { body } = await worker.call('POST', '/v1/render', { body: noOutput })
+  const done = await worker.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
+  assert.is(done.status, 'COMPLETE', done.error)
+  assert.match(done.url, /\.mp4$/)
+})
 run("a failing render ends FAILED with the renderer's message naming the clip", async () => {
   const bad = titleEdit() as any
   bad.timeline.tracks.push({ clips: [{ asset: { type: 'image', src: '/v1/files/00000000-0000-4000-8000-000000000000/x.png' }, start: 0, length: 1 }] })
