@@ -27,17 +27,22 @@ export const exportedNames = (code: string) =>
   ].sort()
 
 /**
- * A folder with a `reelforge` command that runs this checkout's CLI from source, as the installed one would
- * run its build: the runbook's lines call `reelforge …` as an operator types them.
+ * Writes, at `file`, a `reelforge` command that runs this checkout's CLI from source, as the installed one would
+ * run its build: documents call `reelforge …` as an operator types it.
  */
-export function reelforgeOnPath(): string {
-  const bin = join(tempDir('reelforge-runbook-bin-'), 'bin')
-  mkdirSync(bin)
+export function reelforgeShim(file: string): void {
   const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href
   // From any folder: tsx takes the checkout's tsconfig (decorators) from the variable, not from the cwd.
   const shim = `#!/bin/sh\nTSX_TSCONFIG_PATH="${join(root, 'tsconfig.json')}" exec "${process.execPath}" --import "${loader}" "${join(root, 'adapters/cli/main.ts')}" "$@"\n`
-  writeFileSync(join(bin, 'reelforge'), shim)
-  chmodSync(join(bin, 'reelforge'), 0o755)
+  writeFileSync(file, shim)
+  chmodSync(file, 0o755)
+}
+
+/** A folder with that `reelforge` command in it, for PATH: the runbook's lines call `reelforge …`. */
+export function reelforgeOnPath(): string {
+  const bin = join(tempDir('reelforge-runbook-bin-'), 'bin')
+  mkdirSync(bin)
+  reelforgeShim(join(bin, 'reelforge'))
   return bin
 }
 
