@@ -181,7 +181,7 @@ export const DEFAULT_LIMITS: Limits = {
   previewIdleSeconds: 60,
 }
 
-/** The limits the environment sets (`REELFORGE_RENDER_*`, `REELFORGE_PREVIEW*`), over the defaults. */
+/** The limits the environment sets (the render time and memory limits, the preview session limits), over the defaults. */
 function limitsFromEnv(env = process.env): Partial<Limits> {
   const set = (name: string) => (env[name] ? wholeNumber(name, env[name]) : undefined)
   const picked = {
