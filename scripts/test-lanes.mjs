@@ -2,10 +2,18 @@
 
 /**
  * The fast lane (`npm run test:fast`): folders and files that need no service (Redis, PostgreSQL), no browser
- * and no long render — the core, the public API's types, the unit tests, and the docs' links and settings list.
- * Under 2 minutes on 2 cores.
+ * and no long render — the core, the public API's types, the unit tests, the docs' links and settings list, and what
+ * the examples gallery holds (no render). Under 2 minutes on 2 cores.
  */
-export const FAST = ['test/core/', 'test/api/', 'test/service/', 'test/docs/links.test.ts', 'test/docs/configuration.test.ts']
+export const FAST = [
+  'test/core/',
+  'test/api/',
+  'test/service/',
+  'test/docs/links.test.ts',
+  'test/docs/configuration.test.ts',
+  'test/examples/gallery-contents.test.ts',
+  'test/examples/named-files.test.ts',
+]
 
 /**
  * Files that must have the machine to themselves: they rebuild what other files read (`npm pack` runs prepack,
