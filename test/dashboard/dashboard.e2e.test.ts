@@ -172,17 +172,25 @@ test('playground: syntax errors in words, a frame preview that scrubs, a render 
   await page.getByRole('button', { name: 'Preview frame' }).click()
   await page.locator('#frame-error').getByText('timeline.tracks[0].clips[0].length').waitFor()
 
-  // Render: the result scrolls into view and follows the render's events to COMPLETE, never polling its status.
+  // Render: the result opens under the Render button (not at the foot of the page), is scrolled into view, and
+  // follows the render's events to COMPLETE, never polling its status.
   await editor.fill(JSON.stringify(BLUE_THEN_RED, null, 2))
   await page.getByText('The timeline is valid.').waitFor({ timeout: 15_000 })
-  await page.getByRole('button', { name: 'Render', exact: true }).click()
+  const button = page.getByRole('button', { name: 'Render', exact: true })
+  await button.click()
   const detail = page.locator('.render-detail[data-status="COMPLETE"]')
   await detail.waitFor({ timeout: 120_000 })
   const id = (await detail.getAttribute('data-render'))!
   // Smooth scrolling may still be moving: let it settle before reading where the panel is.
   await page.waitForTimeout(800)
-  const { top, scrolled } = await detail.evaluate((el) => ({ top: el.getBoundingClientRect().top, scrolled: window.scrollY }))
-  assert.ok(scrolled > 0 && top >= -1 && top < 900 - 200, `the result is scrolled into view (its top at ${top}px, page at ${scrolled}px)`)
+  const { top, bottom } = await detail.evaluate((el) => el.getBoundingClientRect())
+  assert.ok(top >= -1 && bottom <= 900 + 1, `the whole result is in view (from ${top}px to ${bottom}px of 900)`)
+  const below = top - (await button.evaluate((el) => el.getBoundingClientRect().bottom))
+  assert.ok(below >= 0 && below < 80, `the result is right under the Render button (${below}px below it)`)
+  assert.ok(
+    await detail.evaluate((el) => !!(el.compareDocumentPosition(document.querySelector('#frame-title')!) & Node.DOCUMENT_POSITION_FOLLOWING)),
+    'before the frame preview and the template form, not after them',
+  )
   assert.is(requests.filter((r) => r === `GET /v1/render/${id}/events`).length, 1, 'followed through its events')
   assert.equal(
     requests.filter((r) => r === `GET /v1/render/${id}`),

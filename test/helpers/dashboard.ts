@@ -19,7 +19,7 @@ export async function signIn(page: Page, baseUrl: string, key: string) {
   await page.keyboard.press('Enter')
   await page.getByRole('navigation', { name: 'Dashboard' }).waitFor()
   assert.not.ok(page.url().includes(key), 'the key never appears in the URL')
-  assert.is(await page.evaluate(() => sessionStorage.getItem('reelforge.key')), key, 'kept in the session')
+  assert.is(await page.evaluate(() => localStorage.getItem('reelforge.key')), key, 'kept for every tab until sign-out')
 }
 
 /** Every form control has an accessible name (a label or aria-label). */

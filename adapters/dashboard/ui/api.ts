@@ -1,12 +1,24 @@
 // The dashboard's only way to the server: the /v1 API with the signed-in key as a Bearer token.
 import type { IssueRecord, RenderStatusRecord } from '../../../service/api-types.js'
 
-/** The key lives in sessionStorage: gone when the tab closes, never in a URL. */
+/**
+ * The key lives in localStorage, never in a URL: every tab of this browser is signed in with it, a reload too,
+ * until Sign out (in any tab) removes it. `onChange` hears another tab sign in or out (the `storage` event,
+ * which the tab that made the change does not get).
+ */
 const KEY = 'reelforge.key'
 export const session = {
-  key: () => sessionStorage.getItem(KEY),
-  set: (key: string) => sessionStorage.setItem(KEY, key),
-  clear: () => sessionStorage.removeItem(KEY),
+  key: () => localStorage.getItem(KEY),
+  set: (key: string) => localStorage.setItem(KEY, key),
+  clear: () => localStorage.removeItem(KEY),
+  onChange(listener: (key: string | null) => void): () => void {
+    const on = (e: StorageEvent) => {
+      // `key === null`: another tab cleared the whole storage.
+      if (e.storageArea === localStorage && (e.key === KEY || e.key === null)) listener(localStorage.getItem(KEY))
+    }
+    window.addEventListener('storage', on)
+    return () => window.removeEventListener('storage', on)
+  },
 }
 
 export type Issue = IssueRecord

@@ -72,7 +72,7 @@ function SignIn({ onSignedIn, reason }: { onSignedIn: (me: Me) => void; reason?:
           aria-describedby="signin-help"
         />
         <p id="signin-help" class="muted">
-          Kept in this browser tab's session only; closing the tab signs you out.
+          Kept in this browser for every tab until you sign out (in any tab); never sent in a link.
         </p>
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
@@ -88,11 +88,24 @@ function App() {
   const [reason, setReason] = useState<string>()
   const [page, param] = useRoute()
   useEffect(() => {
-    if (!session.key()) return setMe(null)
-    api<Me>('GET', '/v1/me').then(setMe, () => (session.clear(), setMe(null)))
+    // The stored key, checked: a refused one is removed (from every tab); any other failure keeps it for a retry.
+    const check = (key: string | null) => {
+      if (!key) return setMe(null)
+      api<Me>('GET', '/v1/me', undefined, key).then(
+        (m) => key === session.key() && (setReason(undefined), setMe(m)),
+        (e) => {
+          if (e instanceof ApiError && e.status === 401) session.clear()
+          setMe(null)
+          setReason(e instanceof ApiError && e.status === 401 ? undefined : `Could not check the key: ${(e as Error).message}`)
+        },
+      )
+    }
+    check(session.key())
+    // Another tab signed in (this one follows) or out (so is this one, at once).
+    const stop = session.onChange((key) => (key ? check(key) : (setMe(null), setReason('Signed out in another tab.'))))
     const out = () => (session.clear(), setMe(null), setReason('Your key stopped working (revoked?). Sign in again.'))
     window.addEventListener(SIGNED_OUT, out)
-    return () => window.removeEventListener(SIGNED_OUT, out)
+    return () => (stop(), window.removeEventListener(SIGNED_OUT, out))
   }, [])
   useEffect(() => {
     const title = PAGES.find(([p]) => p === page)?.[1]
@@ -100,7 +113,7 @@ function App() {
   }, [page])
   if (me === undefined) return <p role="status">Loading…</p>
   if (me === null) return <SignIn onSignedIn={(m) => (setReason(undefined), setMe(m))} reason={reason} />
-  const signOut = () => (session.clear(), setMe(null))
+  const signOut = () => (session.clear(), setReason(undefined), setMe(null))
   return (
     <>
       <a class="skip" href="#main">

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Me } from '../api.js'
+import { EDITOR_DRAFT } from '../drafts.js'
 import { EXAMPLE, YAxisNote } from '../pages/playground.js'
 import { AddClip } from './add-clip.js'
 import { useCatalogue } from './catalog.js'
@@ -21,8 +22,6 @@ import { Timeline } from './timeline.js'
 import { useValidation } from './validation.js'
 import './editor.css'
 
-/** The editor's draft, kept for the tab so it survives page changes and reloads. */
-export const EDITOR_DRAFT = 'reelforge.editor'
 function loadDraft(): Obj {
   try {
     const saved = JSON.parse(sessionStorage.getItem(EDITOR_DRAFT) ?? 'null')

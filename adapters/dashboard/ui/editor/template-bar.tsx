@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type Template, type TemplateSummary } from '../api.js'
 import { IssueList, Notice, useAction, when } from '../components.js'
+import { EDITOR_TEMPLATE as OPEN_TEMPLATE } from '../drafts.js'
 import { RenderDetail } from '../pages/render-detail.js'
 import { previewEdit } from './frames.js'
 import type { EditorStore } from './store.js'
 
-/** The template the editor's draft belongs to (`{id, name}`), kept for the tab like the draft itself. */
-export const OPEN_TEMPLATE = 'reelforge.editor.template'
 type Open = { id: string; name: string }
 const readOpen = (): Open | null => {
   try {

@@ -2,7 +2,7 @@ import type { SourceRecord as Source } from '../../../../service/api-types.js'
 import { describeJsonError } from '../json-error'
 import { timelineEnd } from './frame-preview'
 import { EXAMPLE } from './playground'
-import { DRAFT } from './playground-template'
+import { PLAYGROUND_DRAFT as DRAFT } from '../drafts'
 
 /** How long a still image lasts when it is added to the draft (seconds). */
 const STILL_SECONDS = 3

@@ -1,12 +1,8 @@
 import { useState } from 'preact/hooks'
 import { api, ApiError, type Issue } from '../api'
 import { FieldError, fieldInvalid, Notice, when, useAction } from '../components'
+import { PLAYGROUND_DRAFT as DRAFT, PLAYGROUND_TEMPLATE as EDITING } from '../drafts'
 import { parseEdit } from './timeline-editor'
-
-/** The playground's draft (its editor's text), kept for the tab so it survives page changes and reloads. */
-export const DRAFT = 'reelforge.playground'
-/** Which saved template the draft is an edit of (`{id, name}`), set by "Edit in playground" until "Stop editing". */
-const EDITING = 'reelforge.playground.template'
 
 interface Editing {
   id: string

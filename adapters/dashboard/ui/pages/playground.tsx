@@ -3,7 +3,8 @@ import { api, ApiError, type Issue, type Me } from '../api'
 import { Notice, useAction } from '../components'
 import { syntaxErrors } from '../json-path'
 import { FramePreview } from './frame-preview'
-import { DRAFT, EditingBar, SaveAsTemplate } from './playground-template'
+import { PLAYGROUND_DRAFT as DRAFT } from '../drafts'
+import { EditingBar, SaveAsTemplate } from './playground-template'
 import { RenderDetail } from './render-detail'
 import { markIssues, parseEdit, TimelineEditor } from './timeline-editor'
 
@@ -111,9 +112,10 @@ export function PlaygroundPage({ me }: { me: Me }) {
         </div>
         <Notice error={submitError} />
       </form>
+      {/* The result where the button is, not at the foot of a long page. */}
+      {jobId && <RenderDetail id={jobId} compact key={jobId} />}
       <FramePreview text={text} />
       <SaveAsTemplate text={text} onIssues={showIssues} />
-      {jobId && <RenderDetail id={jobId} compact key={jobId} />}
     </section>
   )
 }

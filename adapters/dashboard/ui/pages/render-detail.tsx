@@ -3,10 +3,12 @@ import { api, isActive } from '../api'
 import { credits, Json, Media, Notice, Progress, seconds, StatusBadge, when } from '../components'
 import { JobId, shortId } from '../job-id'
 import { useLiveRender } from '../live-render'
+import { RenderActions } from './render-actions'
 
 /**
  * One render, followed live until it ends (its events, not polling): the progress, then the video (with its
- * poster), and the submitted edit. `compact`: under the form that just submitted it, and scrolled into view.
+ * poster), and the submitted edit with what can be done with it (Re-render, Open in playground or editor).
+ * `compact`: under the button that just submitted it, and scrolled into view.
  */
 export function RenderDetail({ id, compact = false }: { id: string; compact?: boolean }) {
   const { data: r, error } = useLiveRender(id, !compact)
@@ -15,12 +17,13 @@ export function RenderDetail({ id, compact = false }: { id: string; compact?: bo
   // The render's own stream reports the outcome (FAILED, "cancelled"); only a refusal needs saying here.
   const cancel = () => api('DELETE', `/v1/render/${id}`).then(() => setCancelError(undefined), setCancelError)
   const ended = !!r && !isActive(r)
-  // Submitted: bring the panel up. Ended: show it whole (the video), unless the reader has scrolled away from it.
+  // Submitted, and again when ended (the video makes it taller): scroll just enough to show it whole, keeping the
+  // button that submitted it in view where it fits — unless the reader has since scrolled away from it.
   useEffect(() => {
     const el = ref.current
     if (!compact || !el || (ended && el.getBoundingClientRect().top > window.innerHeight)) return
     const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    el.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: ended ? 'nearest' : 'start' })
+    el.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'nearest' })
   }, [ended])
   const Heading = compact ? 'h2' : 'h1'
   return (
@@ -66,6 +69,7 @@ export function RenderDetail({ id, compact = false }: { id: string; compact?: bo
             </p>
           )}
           <Notice error={cancelError} />
+          {!compact && !!r.data && typeof r.data === 'object' && <RenderActions edit={r.data} />}
           {r.error && <Notice error={`Failed${r.stage ? ` while ${r.stage}` : ''}: ${r.error}`} />}
           {r.warnings.length > 0 && (
             <details>

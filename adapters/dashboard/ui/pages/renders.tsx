@@ -7,7 +7,8 @@ import { RenderDetail } from './render-detail'
 
 /** Renders: the account's jobs, live while any is moving; one job's page with its output and edit. */
 export function RendersPage({ id }: { id?: string }) {
-  return id ? <RenderDetail id={id} /> : <RenderList />
+  // Keyed by the id: Re-render moves to the new render's page with none of the old one's state.
+  return id ? <RenderDetail id={id} key={id} /> : <RenderList />
 }
 
 function RenderList() {
