@@ -12,7 +12,6 @@ export const FAST = [
   'test/docs/links.test.ts',
   'test/docs/configuration.test.ts',
   'test/examples/gallery-contents.test.ts',
-  'test/examples/named-files.test.ts',
 ]
 
 /**
