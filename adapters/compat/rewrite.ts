@@ -16,6 +16,12 @@ export type ServeStandIn = (kind: StandInKind, ext: string, from: string) => str
 
 const PLACEHOLDER = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/
 const isRemote = (s: string) => /^https?:\/\//i.test(s)
+/**
+ * A path to a file beside the edit (`media/clip.mp4`, `./logo.png`, `/srv/a.jpg`): stood in for as a URL is, since
+ * the runner renders offline from stand-ins wherever an edit's sources live (and a relative path would otherwise
+ * resolve against the folder the runner was started in). Inline markup and `alias://` references are not paths.
+ */
+const isLocalFile = (s: string) => !/[<\s]/.test(s) && !/^[a-z][a-z0-9+.-]*:/i.test(s) && /\.[a-z0-9]{2,5}$/i.test(s)
 
 /** The edit inside a file: a bare edit, or a saved template `{ name?, template }`. */
 export function unwrap(file: unknown): unknown {
@@ -42,7 +48,7 @@ export function rewriteSources(edit: Record<string, unknown>, serve: ServeStandI
     if (placeholder) {
       readerOf.set(placeholder, reader)
       if (merged.has(placeholder)) return
-    } else if (!isRemote(src)) return
+    } else if (!isRemote(src) && !isLocalFile(src)) return
     const { kind, ext } = kindFor(src, reader)
     holder[key] = serve(kind, ext, src)
     replaced.push({ path, from: src, kind, url: holder[key] })
@@ -61,7 +67,7 @@ export function rewriteSources(edit: Record<string, unknown>, serve: ServeStandI
   if (timeline.soundtrack) visit(timeline.soundtrack, 'src', 'timeline.soundtrack.src', 'soundtrack')
   ;(timeline.fonts ?? []).forEach((font: any, i: number) => font && visit(font, 'src', `timeline.fonts[${i}].src`, 'font'))
   merge.forEach((m, i) => {
-    if (typeof m.replace !== 'string' || !isRemote(m.replace)) return
+    if (typeof m.replace !== 'string' || !(isRemote(m.replace) || isLocalFile(m.replace))) return
     const reader = readerOf.get(String(m.find).trim())
     if (reader) visit(m, 'replace', `merge[${i}].replace`, reader)
   })

@@ -57,6 +57,31 @@ rewrite('remote sources, soundtrack, fonts and URL merge values are replaced; in
   assert.is(replaced.length, 4)
   assert.is((edit.timeline.soundtrack as { src: string }).src, 'https://x/s.mp3', 'the input is not modified')
 })
+rewrite('local paths beside an edit are stood in for as URLs are; markup, aliases and plain words are not', () => {
+  const edit = {
+    timeline: {
+      soundtrack: { src: 'media/music.mp3' },
+      tracks: [
+        {
+          clips: [
+            { asset: { type: 'video', src: 'media/clip.mp4' } },
+            { asset: { type: 'image', src: './photo.jpg' } },
+            { asset: { type: 'svg', src: '<svg xmlns="http://www.w3.org/2000/svg"/>' } },
+            { asset: { type: 'caption', src: 'alias://VO' } },
+          ],
+        },
+      ],
+    },
+  }
+  const { edit: out, replaced } = rewriteSources(edit, (kind, ext) => `http://127.0.0.1/standin/${kind}.${ext}`)
+  const o = out as any
+  assert.is(o.timeline.soundtrack.src, 'http://127.0.0.1/standin/audio.mp3')
+  assert.is(o.timeline.tracks[0].clips[0].asset.src, 'http://127.0.0.1/standin/video.mp4')
+  assert.is(o.timeline.tracks[0].clips[1].asset.src, 'http://127.0.0.1/standin/image.jpg')
+  assert.match(o.timeline.tracks[0].clips[2].asset.src, /^<svg/)
+  assert.is(o.timeline.tracks[0].clips[3].asset.src, 'alias://VO')
+  assert.is(replaced.length, 3)
+})
 rewrite('fonts map to the built-in family and weight their file name names; templates unwrap; preview keeps aspect and fps', () => {
   assert.match(fontFor('https://x/Montserrat-ExtraBold.ttf'), /Montserrat_800ExtraBold\.ttf$/)
   assert.match(fontFor('https://x/OpenSans-SemiBold.ttf?x=1'), /OpenSans_600SemiBold\.ttf$/)
