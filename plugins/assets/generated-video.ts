@@ -1,5 +1,5 @@
 import type { PrepareContext, PreparedAsset, Size } from '../../core/index.js'
-import { prepareVideo, probeMedia } from './video.js'
+import { prepareVideo, probeMedia } from '../lib/video/prepare-video.js'
 
 /** Seconds of video asked for when neither the asset's `duration` nor a numeric clip `length` says. */
 const DEFAULT_SECONDS = 5

@@ -1,6 +1,6 @@
 import { defineAssetPlugin, LumaAssetSchema } from '../../core/index.js'
 import { prepareStill } from './image.js'
-import { isStill, prepareVideo, probeMedia } from './video.js'
+import { isStill, prepareVideo, probeMedia } from '../lib/video/prepare-video.js'
 
 /**
  * `luma`: a greyscale matte (video or still) that is not drawn: it masks the content clip it overlaps on its

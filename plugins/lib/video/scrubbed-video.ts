@@ -1,6 +1,6 @@
-import { fileFrameIndex, frameOrigin, RawVideoDecoder, type DecoderOptions, type FrameIndex, type FrameSource, type Gpu, type Size } from '../../core/index.js'
-import { FrameStore } from '../lib/video/frame-store.js'
-import { ScrubStream } from '../lib/video/scrub-stream.js'
+import { fileFrameIndex, frameOrigin, RawVideoDecoder, type DecoderOptions, type FrameIndex, type FrameSource, type Gpu, type Size } from '../../../core/index.js'
+import { FrameStore } from './frame-store.js'
+import { ScrubStream } from './scrub-stream.js'
 
 /** A clip's decoding, less where it starts (the stream decides). */
 export type ClipDecoding = Omit<DecoderOptions, 'skip' | 'origin' | 'frames'>
