@@ -2,7 +2,7 @@
 // on first call, so `import { createRenderer } from 'reelforge'` stays a renderer's import and nothing more.
 import type { Service, ServiceApp } from './adapters/http/service-type.js'
 import type { ServiceConfig } from './service/config.js'
-import type { ServiceOverrides } from './service/overrides.js'
+import type { ServiceOverrides } from './service/composition/overrides.js'
 
 /** A complete service config: defaults for everything you do not set (`dataDir`, `port`, limits, …). */
 export { defaultConfig } from './service/config.js'

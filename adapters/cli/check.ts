@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { dbTarget, defaultConfig, filesDir } from '../../service/config.js'
-import { redact } from '../../service/redact.js'
+import { redact } from '../../service/lib/redact.js'
 import { S3Storage } from '../../service/storage/s3-storage.js'
 import { storageFor } from '../../service/storage/storage-select.js'
 import { DATABASE_OPTIONS, dataDirOf } from './database-args.js'

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { dbTarget, defaultConfig } from '../../service/config.js'
-import { redact } from '../../service/redact.js'
+import { redact } from '../../service/lib/redact.js'
 import { storageFor } from '../../service/storage/storage-select.js'
 import { countOption, listenProblem, preflight, redisUrlOption, refuse } from './startup.js'
 import { exitOnStopSignal, stopGraceSeconds } from './stop-signals.js'

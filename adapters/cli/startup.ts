@@ -2,7 +2,7 @@ import { checkDatabase } from '../../service/db/db-check.js'
 import { bounded } from '../../service/health/readiness.js'
 import { pingRedis, redisUrlProblem } from '../../service/queue/redis-check.js'
 import type { Storage } from '../../service/storage/storage.js'
-import { redact } from '../../service/redact.js'
+import { redact } from '../../service/lib/redact.js'
 
 /**
  * How `serve` and `worker` refuse to start: one line, `reelforge <command>: <why>`, and the exit code — 64

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { redact } from '../../service/redact.js'
+import { redact } from '../../service/lib/redact.js'
 import { startBullWorker } from '../../service/queue/bull-worker.js'
 import { defaultConfig, filesDir, workDir } from '../../service/config.js'
 import { loadPluginModules } from '../../service/isolation/plugin-modules.js'

@@ -85,4 +85,4 @@ const clientGone = () => new ServiceError('E_BAD_REQUEST', 'the request body end
 const tooLarge = (limit: number) => new ServiceError('E_PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`)
 
 // Shared with the service's own request handling (submission), so defined there.
-export { checkTargetUrl, parseBody } from '../../service/validate.js'
+export { checkTargetUrl, parseBody } from '../../service/lib/validate.js'

@@ -1,7 +1,7 @@
 import type { HTTPError, H3Event } from 'h3'
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import { ServiceError, type ServiceErrorCode } from '../../service/errors.js'
-import { publicIssues, publicText } from '../../service/public-text.js'
+import { publicIssues, publicText } from '../../service/lib/public-text.js'
 import { logger } from '../../service/log.js'
 
 const log = logger('http')

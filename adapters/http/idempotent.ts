@@ -6,7 +6,7 @@ import type { Principal } from '../../service/accounts/keys.js'
 import { rawBody, readJson } from './body.js'
 import { STATUS } from './errors.js'
 import { throughOutages } from '../../service/db/postgres-outage.js'
-import { isUnavailable } from '../../service/retry.js'
+import { isUnavailable } from '../../service/lib/retry.js'
 
 /**
  * Wraps a keyed POST handler with `Idempotency-Key` handling (see `Idempotency`). Without the header it just

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import type { Clock } from '../clock.js'
+import type { Clock } from '../lib/clock.js'
 import type { Db } from '../db/db.js'
-import { inject, injectable } from '../di.js'
-import { TOKENS } from '../tokens.js'
+import { inject, injectable } from '../composition/di.js'
+import { TOKENS } from '../composition/tokens.js'
 
 const DAY = 24 * 60 * 60 * 1000
 

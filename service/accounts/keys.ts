@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import { nowIso, type Db } from '../db/db.js'
-import { TOKENS } from '../tokens.js'
+import { TOKENS } from '../composition/tokens.js'
 
 /** Who is calling: the account and the key it used. */
 export interface Principal {

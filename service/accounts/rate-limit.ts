@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js'
+import type { Clock } from '../lib/clock.js'
 import { ServiceError } from '../errors.js'
 
 /** Requests per minute, per API key and model. */

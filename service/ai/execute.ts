@@ -1,8 +1,8 @@
 import { RenderError } from '../../core/index.js'
 import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
-import { publicText } from '../public-text.js'
-import { inWorkDir } from '../work-dir.js'
+import { publicText } from '../lib/public-text.js'
+import { inWorkDir } from '../lib/work-dir.js'
 import type { AiJobStore, AiOutcome } from './store.js'
 import { logger } from '../log.js'
 

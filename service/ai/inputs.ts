@@ -3,7 +3,7 @@ import { extname, join } from 'node:path'
 import { RenderError } from '../../core/index.js'
 import { publicBaseUrl, type ServiceConfig } from '../config.js'
 import { ownFileKey } from '../jobs/source-policy.js'
-import { fetchGuarded } from '../probe.js'
+import { fetchGuarded } from '../media/probe.js'
 import { materialize, type Storage } from '../storage/storage.js'
 
 /**

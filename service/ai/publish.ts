@@ -1,9 +1,9 @@
 import { copyFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
-import { uuidv7 } from '../ids.js'
+import { uuidv7 } from '../lib/ids.js'
 import { fileUrl, type ServiceConfig } from '../config.js'
 import type { Storage } from '../storage/storage.js'
-import { inWorkDir } from '../work-dir.js'
+import { inWorkDir } from '../lib/work-dir.js'
 
 /**
  * How a video vendor gets a start image it must fetch itself (Luma; Runway for images past its inline size):

@@ -3,10 +3,10 @@ import type { Principal } from '../accounts/keys.js'
 import type { AiJobRecord } from '../api-types.js'
 import { fileUrl, type ServiceConfig } from '../config.js'
 import { nowIso, type Db } from '../db/db.js'
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import { ServiceError } from '../errors.js'
-import { uuidv7 } from '../ids.js'
-import { TOKENS } from '../tokens.js'
+import { uuidv7 } from '../lib/ids.js'
+import { TOKENS } from '../composition/tokens.js'
 
 /** A row's kind: an AI task, or `image` for a Create API text-to-image (service/create/), which /v1 lists elsewhere. */
 export type AiJobKind = AiTask | 'image'

@@ -3,7 +3,7 @@ import { type AiRunner, RenderError, show } from '../../core/index.js'
 import { type Storyboard, storyboard } from '../../plugins/lib/story/storyboard.js'
 import type { Principal } from '../accounts/keys.js'
 import { ServiceError } from '../errors.js'
-import { parseBody } from '../validate.js'
+import { parseBody } from '../lib/validate.js'
 import { PROMPT_LIMIT } from '../vocabulary.js'
 import { text, url } from './requests.js'
 

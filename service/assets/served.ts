@@ -1,12 +1,12 @@
 import type { Principal } from '../accounts/keys.js'
 import { fileUrl, type ServiceConfig } from '../config.js'
 import { nowIso, type Db } from '../db/db.js'
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import { ServiceError } from '../errors.js'
-import { uuidv7 } from '../ids.js'
+import { uuidv7 } from '../lib/ids.js'
 import type { Job, JobStore } from '../jobs/store.js'
 import type { Storage } from '../storage/storage.js'
-import { TOKENS } from '../tokens.js'
+import { TOKENS } from '../composition/tokens.js'
 
 export type AssetKind = 'video' | 'poster' | 'thumbnail'
 export interface ServedAsset {

@@ -5,7 +5,7 @@ import { checkDestinations, parseDestination } from '../destinations/schema.js'
 import type { IntegrationStore } from '../destinations/integrations.js'
 import { ServiceError } from '../errors.js'
 import { STORAGE_KEY, type Storage } from '../storage/storage.js'
-import { checkTargetUrl, parseBody } from '../validate.js'
+import { checkTargetUrl, parseBody } from '../lib/validate.js'
 
 const noControl = v.check((s: string) => !/[\u0000-\u001f]/.test(s), 'must not contain control characters')
 

@@ -1,8 +1,8 @@
 import type { Principal } from '../accounts/keys.js'
 import { nowIso, type Db } from '../db/db.js'
-import { inject, injectable } from '../di.js'
-import { uuidv7 } from '../ids.js'
-import { TOKENS } from '../tokens.js'
+import { inject, injectable } from '../composition/di.js'
+import { uuidv7 } from '../lib/ids.js'
+import { TOKENS } from '../composition/tokens.js'
 
 /** One destination of a Serve transfer, as an asset of Shotstack's Serve API. */
 export interface TransferAsset {

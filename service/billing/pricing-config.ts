@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
 import { RESOLUTIONS, show } from '../../core/index.js'
-import { checkObject, describeIssues } from '../validate.js'
+import { checkObject, describeIssues } from '../lib/validate.js'
 import { DEFAULT_PRICING, type Pricing } from './pricing.js'
 
 const credits = v.pipe(

@@ -1,10 +1,10 @@
 import type { Principal } from '../accounts/keys.js'
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import type { BilledJob, Billing } from './billing.js'
 import { nowIso, type Db } from '../db/db.js'
 import { ServiceError } from '../errors.js'
 import { renderPrice, type Pricing } from './pricing.js'
-import { TOKENS } from '../tokens.js'
+import { TOKENS } from '../composition/tokens.js'
 
 export type LedgerKind = 'deposit' | 'hold' | 'charge' | 'release' | 'refund'
 

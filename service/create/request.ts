@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { int, num, show } from '../../core/index.js'
 import { text, url } from '../ai/requests.js'
 import { ServiceError } from '../errors.js'
-import { checkObject, describeIssues } from '../validate.js'
+import { checkObject, describeIssues } from '../lib/validate.js'
 import { PROMPT_LIMIT } from '../vocabulary.js'
 import * as names from './vocabulary.js'
 

@@ -1,6 +1,6 @@
-import { ConnectionWatch } from '../connection-watch.js'
+import { ConnectionWatch } from '../lib/connection-watch.js'
 import { logger } from '../log.js'
-import { failureWords, networkCode, retrying, secondsFromEnv, unavailable, isUnavailable } from '../retry.js'
+import { failureWords, networkCode, retrying, secondsFromEnv, unavailable, isUnavailable } from '../lib/retry.js'
 
 /** node-postgres's words for a connection that went away or never came. */
 const LOST = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/i

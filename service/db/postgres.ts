@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { Transactions, type Params, type Sql } from './sql.js'
 import { migrations, POSTGRES } from './schema.js'
-import { redact } from '../redact.js'
+import { redact } from '../lib/redact.js'
 import { logger } from '../log.js'
 import { connectionFailure, databaseWatch, reached } from './postgres-outage.js'
 

@@ -3,7 +3,7 @@ import { applyMerge, BoolLike, type Issue, type Warning } from '../../core/index
 import { checkUrl, type NetworkPolicy } from '../../plugins/index.js'
 import type { DestinationRecord } from '../api-types.js'
 import { ServiceError } from '../errors.js'
-import { describeIssues } from '../validate.js'
+import { describeIssues } from '../lib/validate.js'
 
 // `output.destinations` (Shotstack's field): where a finished render's files go besides reelforge's own
 // storage. The edit schema (core/schema/output.ts) takes any `{ provider, … }`; what reelforge can send is

@@ -4,8 +4,8 @@ import * as v from 'valibot'
 import { type Edit, frameEdit, RenderError } from '../../core/index.js'
 import type { Principal } from '../accounts/keys.js'
 import { FRAME_LIMIT, type RateLimiter } from '../accounts/rate-limit.js'
-import { parseBody } from '../validate.js'
-import { inWorkDir } from '../work-dir.js'
+import { parseBody } from '../lib/validate.js'
+import { inWorkDir } from '../lib/work-dir.js'
 import { check, type SubmitDeps } from './submit.js'
 
 /** `time` beside an edit's fields; the edit itself is checked like a render's. */

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Job } from './store.js'
 import { logger } from '../log.js'
-import { isUnavailable } from '../retry.js'
+import { isUnavailable } from '../lib/retry.js'
 
 const log = logger('events')
 

@@ -1,4 +1,4 @@
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import { RenderError, type Compositor } from '../../core/index.js'
 import type { Billing } from '../billing/billing.js'
 import { workDir, type ServiceConfig } from '../config.js'
@@ -9,10 +9,10 @@ import { renderToStorage, type RenderOutcome } from './render-task.js'
 import { completeJob, failJob } from './settle.js'
 import { checkDuration } from './limits.js'
 import type { Storage } from '../storage/storage.js'
-import { TOKENS } from '../tokens.js'
+import { TOKENS } from '../composition/tokens.js'
 import { throughOutages } from '../db/postgres-outage.js'
 import { logger } from '../log.js'
-import { isUnavailable } from '../retry.js'
+import { isUnavailable } from '../lib/retry.js'
 
 const log = logger('worker')
 

@@ -1,12 +1,12 @@
-import { uuidv7 } from '../ids.js'
-import { inject, injectable } from '../di.js'
+import { uuidv7 } from '../lib/ids.js'
+import { inject, injectable } from '../composition/di.js'
 import type { Warning } from '../../core/index.js'
 import { nowIso, type Db } from '../db/db.js'
 import type { DestinationRecord, JobStage, JobStatus, RenderStatusRecord } from '../api-types.js'
 import { destinationsOf, unsentRecords } from '../destinations/schema.js'
 import { FAIR_CLAIM_SQL, PG_CLAIM_LOCK_SQL, TAKE_TURN_SQL } from './fair-claim.js'
-import { publicIssues, publicText } from '../public-text.js'
-import { TOKENS } from '../tokens.js'
+import { publicIssues, publicText } from '../lib/public-text.js'
+import { TOKENS } from '../composition/tokens.js'
 import { logger } from '../log.js'
 
 const log = logger('jobs')

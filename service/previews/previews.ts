@@ -5,7 +5,7 @@ import type { Principal } from '../accounts/keys.js'
 import { FRAME_LIMIT, type RateLimiter } from '../accounts/rate-limit.js'
 import { ServiceError } from '../errors.js'
 import { check, type SubmitDeps } from '../jobs/submit.js'
-import { parseBody } from '../validate.js'
+import { parseBody } from '../lib/validate.js'
 import { PreviewSlots, type Slot } from './slots.js'
 
 export type PreviewDeps = SubmitDeps & { limiter: RateLimiter }

@@ -8,7 +8,7 @@ import { ServiceError } from '../errors.js'
 import type { RenderOutcome, RenderTask } from '../jobs/render-task.js'
 import { completeJob, failJob, failureText, type SettleDeps } from '../jobs/settle.js'
 import { logger } from '../log.js'
-import { isUnavailable } from '../retry.js'
+import { isUnavailable } from '../lib/retry.js'
 import { redisConnection, redisUnreachable } from './redis-connection.js'
 
 const log = logger('bullmq')

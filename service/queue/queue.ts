@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import type { ServiceConfig } from '../config.js'
 import type { JobEvents } from '../jobs/job-events.js'
 import type { JobStore } from '../jobs/store.js'
 import type { Billing } from '../billing/billing.js'
 import { failJob } from '../jobs/settle.js'
-import { TOKENS } from '../tokens.js'
+import { TOKENS } from '../composition/tokens.js'
 import type { JobRunner } from '../jobs/job-runner.js'
 import { logger } from '../log.js'
-import { isUnavailable } from '../retry.js'
+import { isUnavailable } from '../lib/retry.js'
 
 const log = logger('queue')
 

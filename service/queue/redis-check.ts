@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis'
-import { redact } from '../redact.js'
+import { redact } from '../lib/redact.js'
 import type { Check } from '../health/readiness.js'
 
 /**

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis'
-import { ConnectionWatch } from '../connection-watch.js'
+import { ConnectionWatch } from '../lib/connection-watch.js'
 import { logger } from '../log.js'
-import { backoffMs, networkCode } from '../retry.js'
+import { backoffMs, networkCode } from '../lib/retry.js'
 
 /**
  * This process's view of Redis over all its connections (BullMQ opens several, and duplicates some): one log

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises'
 import { RenderError } from '../../core/index.js'
-import { probeFile } from '../probe.js'
+import { probeFile } from '../media/probe.js'
 
 /** What an imported file turned out to be: read from its bytes, never from its name or the server's content-type. */
 export interface Sniffed {

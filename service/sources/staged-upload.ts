@@ -5,7 +5,7 @@ import type { Storage } from '../storage/storage.js'
 import { byteCap, tooLarge } from './ingest.js'
 import type { SourceStore } from './store.js'
 import { logger } from '../log.js'
-import { isUnavailable } from '../retry.js'
+import { isUnavailable } from '../lib/retry.js'
 
 const log = logger('sources')
 

@@ -1,6 +1,6 @@
-import { ConnectionWatch } from '../connection-watch.js'
+import { ConnectionWatch } from '../lib/connection-watch.js'
 import { logger } from '../log.js'
-import { failureWords, networkCode, retrying, secondsFromEnv, unavailable } from '../retry.js'
+import { failureWords, networkCode, retrying, secondsFromEnv, unavailable } from '../lib/retry.js'
 
 /**
  * How long a storage call keeps trying through an outage before it fails (env `REELFORGE_STORAGE_RETRY_S`,

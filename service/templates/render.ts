@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.js'
 import type { Principal } from '../accounts/keys.js'
 import { submitJob, type SubmitDeps } from '../jobs/submit.js'
 import type { Job } from '../jobs/store.js'
-import { describeIssues, parseBody } from '../validate.js'
+import { describeIssues, parseBody } from '../lib/validate.js'
 import { TemplateRenderSchema, type TemplateRenderInput } from './schema.js'
 import type { TemplateStore } from './store.js'
 

@@ -1,14 +1,14 @@
-import { timeOrderedId } from '../ids.js'
+import { timeOrderedId } from '../lib/ids.js'
 import type { WebhookSender } from './http-sender.js'
 import { signWebhook, SIGNATURE_HEADER } from './signature.js'
-import type { Clock } from '../clock.js'
+import type { Clock } from '../lib/clock.js'
 import { nowIso, type Db } from '../db/db.js'
-import { inject, injectable } from '../di.js'
+import { inject, injectable } from '../composition/di.js'
 import type { Delivery, DeliveryStatus } from '../api-types.js'
 import { destinationOf, DeliverySlots } from './outbox-slots.js'
-import { TOKENS } from '../tokens.js'
+import { TOKENS } from '../composition/tokens.js'
 import { logger } from '../log.js'
-import { isUnavailable } from '../retry.js'
+import { isUnavailable } from '../lib/retry.js'
 
 const log = logger('webhooks')
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { timeOrderedId, uuidv7 } from '../../service/ids.js'
+import { timeOrderedId, uuidv7 } from '../../service/lib/ids.js'
 
 const ids = suite('time-ordered ids')
 ids('uuidv7: RFC 9562 layout (version 7, variant 10), the millisecond in front, unique', () => {

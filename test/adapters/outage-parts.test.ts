@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ConnectionWatch } from '../../service/connection-watch.js'
+import { ConnectionWatch } from '../../service/lib/connection-watch.js'
 import { logger } from '../../service/log.js'
-import { publicText } from '../../service/public-text.js'
-import { retrying } from '../../service/retry.js'
+import { publicText } from '../../service/lib/public-text.js'
+import { retrying } from '../../service/lib/retry.js'
 import { transientStorageError } from '../../service/storage/storage-retry.js'
 import { root, tsx } from '../helpers/serve-child.js'
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import type { Application } from '../../../service/compose.js'
-import { fontCatalog, pluginCatalog } from '../../../service/catalog.js'
+import { fontCatalog, pluginCatalog } from '../../../service/media/catalog.js'
 import { defineRoutes } from '../route.js'
 
 const names = v.array(v.string())
@@ -14,7 +14,7 @@ const FontFamilySchema = v.object({
 
 /**
  * What an edit may name, for editors (the dashboard's inspector): the renderer's plugins by kind — custom ones
- * loaded with `REELFORGE_PLUGINS` included — and the font families it can draw (service/catalog.ts).
+ * loaded with `REELFORGE_PLUGINS` included — and the font families it can draw (service/media/catalog.ts).
  */
 export function catalogRoutes(d: Pick<Application, 'renderer' | 'sources'>) {
   return defineRoutes([

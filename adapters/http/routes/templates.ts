@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { EditSchema, OutputSchema } from '../../../core/index.js'
 import type { Application } from '../../../service/compose.js'
-import { probeUrl } from '../../../service/probe.js'
+import { probeUrl } from '../../../service/media/probe.js'
 import { renderTemplate } from '../../../service/templates/render.js'
 import { TemplateInputSchema, TemplateRenderSchema, TemplateUpdateSchema } from '../../../service/templates/schema.js'
 import type { Template } from '../../../service/templates/store.js'
@@ -36,7 +36,7 @@ const shown = (t: Template) => ({ ...summary(t), template: t.template, merge_fie
 
 /**
  * Saved templates (per account; sandbox keys see and make sandbox templates only), rendering one with merge
- * values, and probe. The logic is service/templates/ and service/probe.ts, shared with Shotstack's surface.
+ * values, and probe. The logic is service/templates/ and service/media/probe.ts, shared with Shotstack's surface.
  */
 export function templateRoutes(d: TemplateRouteDeps) {
   const json = (event: H3Event, optional = false) => readJson(event, d.config.limits.bodyBytes, { optional })

@@ -1,6 +1,6 @@
 import { RenderError } from '../../../core/index.js'
 import { ServiceError } from '../../../service/errors.js'
-import { publicText } from '../../../service/public-text.js'
+import { publicText } from '../../../service/lib/public-text.js'
 import { STATUS } from '../errors.js'
 import { logger } from '../../../service/log.js'
 

@@ -1,4 +1,13 @@
-import { fileFrameIndex, frameOrigin, RawVideoDecoder, type DecoderOptions, type FrameIndex, type FrameSource, type Gpu, type Size } from '../../../core/index.js'
+import {
+  fileFrameIndex,
+  frameOrigin,
+  RawVideoDecoder,
+  type DecoderOptions,
+  type FrameIndex,
+  type FrameSource,
+  type Gpu,
+  type Size,
+} from '../../../core/index.js'
 import { FrameStore } from './frame-store.js'
 import { ScrubStream } from './scrub-stream.js'
 

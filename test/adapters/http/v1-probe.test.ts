@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { lavfi, tempDir } from '../../helpers/media.js'
 import { testService } from '../../helpers/service.js'
 
-// Probe (service/probe.ts): ffprobe's JSON of a remote file, fetched through the SSRF guard — every redirect
+// Probe (service/media/probe.ts): ffprobe's JSON of a remote file, fetched through the SSRF guard — every redirect
 // hop included — and never naming the server's local copy. The service allows loopback (LOOPBACK), so the
 // host below is reachable and 10.0.0.1 is the private address it still refuses.
 

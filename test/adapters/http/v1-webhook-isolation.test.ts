@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ManualClock } from '../../../service/clock.js'
+import { ManualClock } from '../../../service/lib/clock.js'
 import { MAX_PER_DESTINATION, RETRY_SCHEDULE_MS } from '../../../service/webhooks/outbox.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { testService } from '../../helpers/service.js'

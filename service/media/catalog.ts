@@ -1,7 +1,7 @@
-import { type Registry, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from '../core/index.js'
-import { builtinFonts } from '../plugins/index.js'
-import type { Principal } from './accounts/keys.js'
-import type { SourceStore } from './sources/store.js'
+import { type Registry, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from '../../core/index.js'
+import { builtinFonts } from '../../plugins/index.js'
+import type { Principal } from '../accounts/keys.js'
+import type { SourceStore } from '../sources/store.js'
 
 /** The names an edit may use for each pluggable field, as this server's renderer knows them. */
 export interface PluginCatalog {

@@ -1,4 +1,4 @@
-import type { Logger } from './log.js'
+import type { Logger } from '../log.js'
 
 /** When a still-running outage is mentioned again: 30 s in, then every doubling (60 s, 120 s, …). */
 const FIRST_REMINDER_MS = 30_000

@@ -1,4 +1,4 @@
-import { ServiceError } from './errors.js'
+import { ServiceError } from '../errors.js'
 
 /**
  * The wait before try `attempt + 1` (0-based): exponential from `baseMs`, capped at `capMs`, with "equal

@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import type { Issue } from '../core/index.js'
+import type { Issue } from '../../core/index.js'
 
 /**
  * An absolute file-system path inside a message: a `/` that starts a word (not a URL's path after its host,

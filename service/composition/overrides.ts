@@ -1,9 +1,9 @@
-import type { AiProviderPlugin, Compositor, ProviderPlugin } from '../core/index.js'
-import type { WebhookSender } from './webhooks/http-sender.js'
-import type { Billing } from './billing/billing.js'
-import type { Pricing } from './billing/pricing.js'
-import type { Clock } from './clock.js'
-import type { Storage } from './storage/storage.js'
+import type { AiProviderPlugin, Compositor, ProviderPlugin } from '../../core/index.js'
+import type { WebhookSender } from '../webhooks/http-sender.js'
+import type { Billing } from '../billing/billing.js'
+import type { Pricing } from '../billing/pricing.js'
+import type { Clock } from '../lib/clock.js'
+import type { Storage } from '../storage/storage.js'
 
 // Its own module, apart from the wiring: an app's compiler reads it through the package's public types, and the
 // wiring's would bring the DI container's types along.

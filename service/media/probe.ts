@@ -1,9 +1,9 @@
-import { ffmpegReason, ffprobeBin, RenderError, spawnFfmpeg, type LoaderPlugin } from '../core/index.js'
-import { AddressRefused, type NetworkPolicy } from '../plugins/index.js'
-import { httpLoader } from '../plugins/loaders/index.js'
-import type { ServiceConfig } from './config.js'
-import { ServiceError } from './errors.js'
-import { checkTargetUrl } from './validate.js'
+import { ffmpegReason, ffprobeBin, RenderError, spawnFfmpeg, type LoaderPlugin } from '../../core/index.js'
+import { AddressRefused, type NetworkPolicy } from '../../plugins/index.js'
+import { httpLoader } from '../../plugins/loaders/index.js'
+import type { ServiceConfig } from '../config.js'
+import { ServiceError } from '../errors.js'
+import { checkTargetUrl } from '../lib/validate.js'
 
 /** ffprobe's own JSON (`-show_format -show_streams`), with `format.filename` the probed URL. */
 export interface ProbeResult {

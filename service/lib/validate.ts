@@ -1,8 +1,8 @@
 import * as v from 'valibot'
-import { show, type Issue } from '../core/index.js'
-import { toIssues } from '../core/schema/issues.js'
-import { checkUrl, type NetworkPolicy } from '../plugins/index.js'
-import { ServiceError } from './errors.js'
+import { show, type Issue } from '../../core/index.js'
+import { toIssues } from '../../core/schema/issues.js'
+import { checkUrl, type NetworkPolicy } from '../../plugins/index.js'
+import { ServiceError } from '../errors.js'
 
 // Request checks the service applies whichever edge a request came through (HTTP routes, submission), so
 // they live here rather than in adapters/http, which re-exports them.
