@@ -13,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(ffmpeg xvfb xauth libgl1-mesa-dri libxi-dev libglu1-mesa-dev pkg-config build-essential python3 espeak-ng pocketsphinx pocketsphinx-en-us)
+# curl: the runnable examples in README and docs/ call the HTTP API with it, as a reader would.
+if [ "${1:-}" = "--test" ]; then packages+=(curl); fi
 if [ "${1:-}" = "--test" ]; then packages+=(chromium redis-server postgresql); fi
 missing=()
 for p in "${packages[@]}"; do
