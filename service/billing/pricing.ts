@@ -29,9 +29,11 @@ export const DEFAULT_PRICING: Pricing = {
  */
 export function tierOf(size: Size): Resolution {
   const px = size.width * size.height
-  const pixels = (r: Resolution) => sizeFor(r).width * sizeFor(r).height
-  return RESOLUTIONS.find((r) => px <= pixels(r)) ?? '4k'
+  return RESOLUTIONS.find((r) => px <= TIER_PIXELS[r]) ?? '4k'
 }
+
+/** Each resolution's 16:9 pixel count, worked out once rather than on every price. */
+const TIER_PIXELS = Object.fromEntries(RESOLUTIONS.map((r) => [r, sizeFor(r).width * sizeFor(r).height])) as Record<Resolution, number>
 
 /** Credits for a render: per started minute (at least one) at the frame's tier. */
 export function renderPrice(pricing: Pricing, seconds: number, size: Size): number {
