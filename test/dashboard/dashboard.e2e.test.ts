@@ -181,7 +181,11 @@ test('playground: syntax errors in words, a frame preview that scrubs, a render 
   const detail = page.locator('.render-detail[data-status="COMPLETE"]')
   await detail.waitFor({ timeout: 120_000 })
   const id = (await detail.getAttribute('data-render'))!
-  // Smooth scrolling may still be moving: let it settle before reading where the panel is.
+  // The video first knows its size when its metadata arrives (the panel grows then); smooth scrolling may still be
+  // moving: let both settle before reading where the panel is.
+  await detail
+    .locator('video')
+    .evaluate((v: HTMLVideoElement) => v.readyState >= 1 || new Promise((done) => v.addEventListener('loadedmetadata', done, { once: true })))
   await page.waitForTimeout(800)
   const { top, bottom } = await detail.evaluate((el) => el.getBoundingClientRect())
   assert.ok(top >= -1 && bottom <= 900 + 1, `the whole result is in view (from ${top}px to ${bottom}px of 900)`)

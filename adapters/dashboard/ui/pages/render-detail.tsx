@@ -17,17 +17,27 @@ export function RenderDetail({ id, compact = false }: { id: string; compact?: bo
   // The render's own stream reports the outcome (FAILED, "cancelled"); only a refusal needs saying here.
   const cancel = () => api('DELETE', `/v1/render/${id}`).then(() => setCancelError(undefined), setCancelError)
   const ended = !!r && !isActive(r)
-  // Submitted, and again when ended (the video makes it taller): scroll just enough to show it whole, keeping the
-  // button that submitted it in view where it fits — unless the reader has since scrolled away from it.
-  useEffect(() => {
+  // Submitted, again when ended, and once more when the video knows its size (until then it is a 300×150 box, so the
+  // panel grows after the first scroll): scroll just enough to show it whole, keeping the button that submitted it
+  // in view where it fits — unless the reader has since scrolled away from it.
+  const reveal = () => {
     const el = ref.current
     if (!compact || !el || (ended && el.getBoundingClientRect().top > window.innerHeight)) return
     const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches
     el.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'nearest' })
-  }, [ended])
+  }
+  useEffect(reveal, [ended])
   const Heading = compact ? 'h2' : 'h1'
   return (
-    <section aria-labelledby={`render-${id}`} class="render-detail" data-render={id} data-status={r?.status} ref={ref}>
+    <section
+      aria-labelledby={`render-${id}`}
+      class="render-detail"
+      data-render={id}
+      data-status={r?.status}
+      ref={ref}
+      onLoadedMetadataCapture={reveal}
+      onLoadCapture={reveal}
+    >
       <Heading id={`render-${id}`}>
         Render <code>{shortId(id)}</code>
       </Heading>
