@@ -1,5 +1,5 @@
 import { RenderError } from '../../core/index.js'
-import type { Wallet } from '../billing/wallet.js'
+import type { Billing } from '../billing/billing.js'
 import type { ServiceConfig } from '../config.js'
 import { publicText } from '../lib/public-text.js'
 import { inWorkDir } from '../lib/work-dir.js'
@@ -8,7 +8,7 @@ import { logger } from '../log.js'
 
 const log = logger('ai')
 
-type Deps = { config: ServiceConfig; store: AiJobStore; wallet: Wallet }
+type Deps = { config: ServiceConfig; store: AiJobStore; billing: Billing }
 
 /** How one run ended: the work's value, or the message stored on the job (public: no paths, no secrets). */
 export type Executed<T> = { ok: true; value: T } | { ok: false; error: unknown; message: string }
@@ -27,13 +27,13 @@ export async function executeAiJob<T>(
   try {
     await d.store.processing(job.id, job.provider())
     const { outcome, value } = await inWorkDir(d.config, 'ai-', work)
-    const credits = await d.wallet.charge(job.accountId, job.id, job.price)
+    const credits = await d.billing.charge(job.accountId, job.id, job.price)
     await d.store.complete(job.id, outcome, credits)
     return { ok: true, value }
   } catch (error) {
     const text = publicText(error instanceof Error ? error.message : String(error), (full) => log.warn(`${job.label} failed: ${full}`))
     const message = error instanceof RenderError && error.data?.moderated ? `refused by the provider's content policy: ${text}` : text
-    await d.wallet.release(job.id)
+    await d.billing.release(job.id)
     await d.store.failed(job.id, message)
     return { ok: false, error, message }
   }

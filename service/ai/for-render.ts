@@ -43,7 +43,7 @@ export function aiForRender(d: AiJobDeps): AiRunner {
     const { image: _image, ...shown } = ask as Record<string, unknown>
     const id = await d.store.create(owner, task, model, { ...shown, render_id: owner.jobId ?? null, clip: ctx.path })
     try {
-      await d.wallet.holdAmount(owner.accountId, id, price)
+      await d.billing.hold(owner.accountId, id, price)
     } catch (e) {
       await d.store.remove(id)
       throw e instanceof ServiceError ? e : fail((e as Error).message) // 402 stays a 402 where an API call asked

@@ -3,7 +3,7 @@ import type { Principal } from '../accounts/keys.js'
 import type { RateLimiter } from '../accounts/rate-limit.js'
 import type { AiJobRecord } from '../api-types.js'
 import type { Pricing } from '../billing/pricing.js'
-import type { Wallet } from '../billing/wallet.js'
+import type { Billing } from '../billing/billing.js'
 import type { ServiceConfig } from '../config.js'
 import type { Storage } from '../storage/storage.js'
 import { checkCallbackUrl, checkTargetUrl, parseBody } from '../lib/validate.js'
@@ -19,7 +19,7 @@ export interface AiJobDeps {
   config: ServiceConfig
   store: AiJobStore
   storage: Storage
-  wallet: Wallet
+  billing: Billing
   webhooks: Webhooks
   pricing: Pricing
   limiter: RateLimiter
@@ -50,7 +50,7 @@ export class AiJobs {
     const { callback, ...request } = input
     const id = await this.d.store.create(p, kind, model, request, callback)
     try {
-      await this.d.wallet.holdAmount(p.accountId, id, this.price(p, kind))
+      await this.d.billing.hold(p.accountId, id, this.price(p, kind))
     } catch (e) {
       await this.d.store.remove(id) // nothing stays behind a 402
       throw e
@@ -80,7 +80,7 @@ export class AiJobs {
     if ('create' in job.request) return
     const kind = job.kind as AiTask
     // A render's asset (for-render.ts) left unfinished by a stopped process: its render failed with it.
-    if ('render_id' in job.request) return void (await this.d.wallet.release(id), await this.d.store.failed(id, 'the render it was made for stopped'))
+    if ('render_id' in job.request) return void (await this.d.billing.release(id), await this.d.store.failed(id, 'the render it was made for stopped'))
     let provider!: AiProviderPlugin
     // Chosen again at run time: a provider gone since submit (a restart with other keys) fails the job like a vendor error.
     const choose = () => (provider = chooseProvider(this.d.providers, job.principal, kind, job.model).provider).name
@@ -90,7 +90,7 @@ export class AiJobs {
       value: undefined,
     }))
     const done = (await this.d.store.byId(id))!
-    const balance = (await this.d.wallet.state(job.principal.accountId)).balance
+    const balance = await this.d.billing.balance(job.principal.accountId)
     const data = { id, kind: job.kind, status: done.status, url: done.url, credits_used: done.credits_used, wallet_balance: balance }
     const event = done.status === 'complete' ? 'ai.complete' : 'ai.failed'
     // Every front end resumes unfinished AI jobs when it starts: the event is written once per job, whoever ends it.

@@ -1,6 +1,6 @@
 import type { Principal } from '../accounts/keys.js'
 import { inject, injectable } from '../composition/di.js'
-import type { BilledJob, Billing } from './billing.js'
+import type { BilledJob, Billing, RenderSize } from './billing.js'
 import { nowIso, type Db } from '../db/db.js'
 import { ServiceError } from '../errors.js'
 import { renderPrice, type Pricing } from './pricing.js'
@@ -93,16 +93,20 @@ export class Wallet implements Billing {
     })
   }
 
-  // ── Billing (the render path) ────────────────────────────────────────────────────────────
+  // ── Billing (every paid job: renders, images, AI jobs, assets) ─────────────────────────────
 
-  /** Holds the estimated credits of a job (sandbox keys: nothing). Throws 402 when they are not available. */
-  async hold(principal: Principal, jobId: string, estimate: { seconds: number; width: number; height: number }): Promise<number> {
-    if (principal.sandbox) return 0
-    return this.holdAmount(principal.accountId, jobId, renderPrice(this.pricing, estimate.seconds, estimate))
+  async balance(accountId: string): Promise<number> {
+    return (await this.state(accountId)).balance
   }
 
-  /** Holds `amount` for `jobId` atomically (any spend: renders, images). */
-  async holdAmount(accountId: string, jobId: string, amount: number): Promise<number> {
+  /** Holds the estimated credits of a render (sandbox keys: nothing). Throws 402 when they are not available. */
+  async holdRender(principal: Principal, jobId: string, estimate: RenderSize): Promise<number> {
+    if (principal.sandbox) return 0
+    return this.hold(principal.accountId, jobId, renderPrice(this.pricing, estimate.seconds, estimate))
+  }
+
+  /** Holds `amount` for `jobId` atomically (any spend: renders, images, AI jobs). */
+  async hold(accountId: string, jobId: string, amount: number): Promise<number> {
     if (amount <= 0) return 0
     await this.db.transaction(async () => {
       const w = await this.row(accountId)
@@ -123,7 +127,7 @@ export class Wallet implements Billing {
    * submission could only estimate from numeric timing. Nothing when the hold already covers it; throws
    * `E_INSUFFICIENT_CREDITS` when the available credits cannot, and for a job that has already ended.
    */
-  async cover(job: BilledJob, planned: { seconds: number; width: number; height: number }): Promise<number> {
+  async holdPlanned(job: BilledJob, planned: RenderSize): Promise<number> {
     if (job.sandbox) return 0
     const price = renderPrice(this.pricing, planned.seconds, planned)
     return this.db.transaction(async () => {
@@ -152,7 +156,7 @@ export class Wallet implements Billing {
    * completing transaction. Throws `E_INSUFFICIENT_CREDITS` (and charges nothing) when the hold and the
    * available credits cannot pay the whole price: a render is never delivered for less.
    */
-  async settle(jobId: string, actual: { seconds: number; width: number; height: number }): Promise<number> {
+  async settleRender(jobId: string, actual: RenderSize): Promise<number> {
     const hold = await this.holdOf(jobId)
     if (!hold) return 0 // sandbox or free
     return this.charge(hold.account_id, jobId, renderPrice(this.pricing, actual.seconds, actual))
@@ -185,7 +189,7 @@ export class Wallet implements Billing {
       const account = (await this.holdOf(jobId))?.account_id
       if (!account) return
       const w = await this.row(account)
-      // Summed under the account's lock: a concurrent `cover` has either added its hold already or waits.
+      // Summed under the account's lock: a concurrent `holdPlanned` has either added its hold already or waits.
       const hold = (await this.holdOf(jobId))!
       const left = hold.amount - (await this.releasedOf(jobId))
       if (left > 0 && !(await this.db.get(`SELECT 1 FROM wallet_ledger WHERE job_id = ? AND kind = 'charge'`, [jobId])))

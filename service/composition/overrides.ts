@@ -15,7 +15,7 @@ export interface ServiceOverrides {
   clock?: Clock
   pricing?: Pricing
   sender?: WebhookSender
-  /** Replaces the wallet as the render path's billing (e.g. free). */
+  /** Replaces the wallet as what every paid job spends through — renders, images, AI jobs, Create assets (e.g. free). */
   billing?: Billing
   /** Image providers (default: from the environment / REELFORGE_CONFIG). */
   providers?: ProviderPlugin[]

@@ -46,7 +46,7 @@ export class GeneratedAssets {
     this.d.limiter.claim(p.keyId, engine.model)
     const id = await this.d.store.create(p, engine.kind, engine.model, { create: { provider: req.provider, type: req.type }, options: req.options })
     try {
-      await this.d.wallet.holdAmount(p.accountId, id, engine.price)
+      await this.d.billing.hold(p.accountId, id, engine.price)
     } catch (e) {
       await this.d.store.remove(id) // nothing stays behind a 402
       throw e

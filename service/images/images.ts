@@ -15,7 +15,7 @@ import type { RateLimiter } from '../accounts/rate-limit.js'
 import type { ImageRecord } from '../api-types.js'
 import { materialize, type Storage } from '../storage/storage.js'
 import { checkObject, describeIssues, parseBody } from '../lib/validate.js'
-import type { Wallet } from '../billing/wallet.js'
+import type { Billing } from '../billing/billing.js'
 import type { Webhooks } from '../webhooks/webhooks.js'
 import { fileUrl } from '../config.js'
 import { logger } from '../log.js'
@@ -28,7 +28,7 @@ export interface ImageDeps {
   db: Db
   config: ServiceConfig
   storage: Storage
-  wallet: Wallet
+  billing: Billing
   webhooks: Webhooks
   pricing: Pricing
   limiter: RateLimiter
@@ -202,7 +202,7 @@ export class ImageService {
   }
 
   private async hold(p: Principal, id: string, model: string): Promise<void> {
-    await this.d.wallet.holdAmount(p.accountId, id, this.price(p, model))
+    await this.d.billing.hold(p.accountId, id, this.price(p, model))
   }
 
   /** Holds, or removes the image row again when the credits are missing (nothing stays behind a 402). */
@@ -254,7 +254,7 @@ export class ImageService {
       }
       const url = fileUrl(this.d.config, `${id}/${id}.png`)
       const credits = await this.d.db.transaction(async () => {
-        const charged = await this.d.wallet.charge(p.accountId, id, this.price(p, r.model))
+        const charged = await this.d.billing.charge(p.accountId, id, this.price(p, r.model))
         await this.d.db.run(`UPDATE images SET status = 'complete', url = ?, credits_used = ?, updated_at = ? WHERE id = ?`, [url, charged, nowIso(), id])
         return charged
       })
@@ -270,7 +270,7 @@ export class ImageService {
       error = e
       const message = publicText(e instanceof Error ? e.message : String(e), (full) => log.warn(`${id} failed: ${full}`))
       await this.d.db.transaction(async () => {
-        await this.d.wallet.release(id)
+        await this.d.billing.release(id)
         await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])
       })
       await this.d.webhooks.emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, {

@@ -94,7 +94,10 @@ export class JobRunner {
         onPlanned: async (planned) => {
           // Smart timing may have made the edit longer than submission could see: the limit applies now.
           checkDuration(planned.timelineDuration, this.config.limits, job.sandbox)
-          await throughOutages(() => this.billing.cover(job, { seconds: planned.duration, width: planned.width, height: planned.height }), controller.signal)
+          await throughOutages(
+            () => this.billing.holdPlanned(job, { seconds: planned.duration, width: planned.width, height: planned.height }),
+            controller.signal,
+          )
         },
       })
       this.count(outcome)

@@ -38,7 +38,7 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
   try {
     completed = await d.jobs.transaction(async () => {
       if (await d.jobs.cancelRequested(id)) return false
-      const credits = await d.billing.settle(id, { seconds: outcome.duration, width: outcome.width, height: outcome.height })
+      const credits = await d.billing.settleRender(id, { seconds: outcome.duration, width: outcome.width, height: outcome.height })
       const url = hosted?.url ?? fileUrl(d.config, outcome.keys.url)
       const done = await d.jobs.complete(id, owner, {
         url,

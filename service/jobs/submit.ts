@@ -86,7 +86,7 @@ export async function submitJob(
       // How it is split over the workers is decided now, once: whoever queues it again follows this.
       segments: d.config.redisUrl ? (d.config.segments ?? 1) : 1,
     })
-    await d.billing.hold(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
+    await d.billing.holdRender(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
     return created
   })
   await d.events.emit('render.queued', job)

@@ -3,7 +3,7 @@ import { Queue, QueueEvents, UnrecoverableError, type Job as BullJob, type JobsO
 import { RenderError, type RenderErrorCode } from '../../core/index.js'
 import type { Job, JobStage } from '../jobs/store.js'
 import type { JobQueue } from './queue.js'
-import { coverWorker } from './bull-cover.js'
+import { holdPlannedWorker } from './bull-hold-planned.js'
 import { ServiceError } from '../errors.js'
 import type { RenderOutcome, RenderTask } from '../jobs/render-task.js'
 import { completeJob, failJob, failureText, type SettleDeps } from '../jobs/settle.js'
@@ -96,7 +96,7 @@ export class BullQueue implements JobQueue {
   private timer: NodeJS.Timeout | undefined
   private reconciling: Promise<void> | undefined
   /** Answers workers asking to hold a planned render's real price (they have no database). */
-  private cover: Worker | undefined
+  private holdPlanned: Worker | undefined
   private stopRequested = false
   get stopping(): boolean {
     return this.stopRequested
@@ -161,10 +161,10 @@ export class BullQueue implements JobQueue {
     this.events.on('completed', ({ jobId, returnvalue }) => logged('complete', jobId, this.completed(jobId, returnvalue as unknown as RenderOutcome)))
     this.events.on('failed', ({ jobId, failedReason }) => logged('fail', jobId, this.failed(jobId, failedReason)))
     void this.events.run().catch((e) => quiet(e) || log.error('events:', e.message))
-    const coverConnection = redisConnection(this.d.redisUrl)
-    this.connections.push(coverConnection)
-    this.cover = coverWorker(coverConnection, this.d)
-    this.cover.on('error', (e) => quiet(e) || log.error('cover:', e.message))
+    const holdPlannedConnection = redisConnection(this.d.redisUrl)
+    this.connections.push(holdPlannedConnection)
+    this.holdPlanned = holdPlannedWorker(holdPlannedConnection, this.d)
+    this.holdPlanned.on('error', (e) => quiet(e) || log.error('hold-planned:', e.message))
     void this.reconcile()
     this.timer = setInterval(() => void this.reconcile(), 5000)
   }
@@ -223,7 +223,7 @@ export class BullQueue implements JobQueue {
     clearInterval(this.timer)
     const closed = (async () => {
       await this.reconciling
-      await this.cover?.close()
+      await this.holdPlanned?.close()
       await this.events.close()
       await this.queue.close()
       await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())))

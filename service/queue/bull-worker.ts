@@ -1,7 +1,7 @@
 import { Queue, QueueEvents, Worker } from 'bullmq'
 import type { Compositor } from '../../core/index.js'
 import { renderSegmented } from './segments.js'
-import { askCover, COVER_QUEUE } from './bull-cover.js'
+import { askHoldPlanned, HOLD_PLANNED_QUEUE } from './bull-hold-planned.js'
 import { bullFailure, CANCEL_CHANNEL, quiet, RENDER_QUEUE, redisConnection, workerOptions } from './bull-queue.js'
 import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'
 import { renderToStorage, type RenderOutcome, type RenderTask } from '../jobs/render-task.js'
@@ -46,11 +46,11 @@ export async function startBullWorker(o: BullWorkerOptions) {
   pieceEvents.setMaxListeners(0) // one progress listener per piece in flight
   const publisher = segmentConnections[2]
   // Once a render is planned, the service holds its real price (smart timing) or refuses it before the first frame.
-  const coverConnection = redisConnection(o.redisUrl)
-  const coverQueue = new Queue(COVER_QUEUE, { connection: segmentConnections[0] })
-  const coverEvents = new QueueEvents(COVER_QUEUE, { connection: coverConnection })
-  coverEvents.setMaxListeners(0) // one waiter per render being planned
-  const cover = askCover({ queue: coverQueue, events: coverEvents, timeoutMs: 60_000 })
+  const holdPlannedConnection = redisConnection(o.redisUrl)
+  const holdPlannedQueue = new Queue(HOLD_PLANNED_QUEUE, { connection: segmentConnections[0] })
+  const holdPlannedEvents = new QueueEvents(HOLD_PLANNED_QUEUE, { connection: holdPlannedConnection })
+  holdPlannedEvents.setMaxListeners(0) // one waiter per render being planned
+  const holdPlanned = askHoldPlanned({ queue: holdPlannedQueue, events: holdPlannedEvents, timeoutMs: 60_000 })
   const pieces = segmentWorker({
     connection: segmentConnections[3],
     renderer: o.renderer,
@@ -86,7 +86,7 @@ export async function startBullWorker(o: BullWorkerOptions) {
         const outcome = await renderToStorage({ renderer, storage: o.storage, workRoot: o.workRoot, limits: o.limits }, job.data, {
           signal: signal ?? new AbortController().signal,
           onProgress: (stage, progress) => void job.updateProgress({ stage, progress: Math.round(progress * 1000) / 1000 }).catch(() => {}),
-          onPlanned: (planned) => cover(job.data.id, planned),
+          onPlanned: (planned) => holdPlanned(job.data.id, planned),
         })
         log(`rendered ${job.id}: ${outcome.frames} frames in ${(outcome.renderMs / 1000).toFixed(1)} s`)
         return outcome
@@ -105,14 +105,14 @@ export async function startBullWorker(o: BullWorkerOptions) {
   const reportError = (e: Error) => quiet(e) || log(`[bullmq] ${e.message}`)
   worker.on('error', reportError)
   pieces.on('error', reportError)
-  for (const q of [pieceQueue, coverQueue]) q.on('error', reportError)
-  for (const q of [pieceEvents, coverEvents]) q.on('error', reportError)
+  for (const q of [pieceQueue, holdPlannedQueue]) q.on('error', reportError)
+  for (const q of [pieceEvents, holdPlannedEvents]) q.on('error', reportError)
   const subscriber = connection.duplicate()
   await subscriber.subscribe(CANCEL_CHANNEL)
   subscriber.on('message', (_channel, jobId: string) => {
     if (worker.cancelJob(jobId, 'cancelled') || pieces.cancelJob(jobId, 'cancelled')) log(`cancelling ${jobId}`)
   })
-  await Promise.all([worker.waitUntilReady(), pieces.waitUntilReady(), pieceEvents.waitUntilReady(), coverEvents.waitUntilReady()])
+  await Promise.all([worker.waitUntilReady(), pieces.waitUntilReady(), pieceEvents.waitUntilReady(), holdPlannedEvents.waitUntilReady()])
   return {
     worker,
     /** The worker of pieces of split renders (every worker takes them). */
@@ -123,9 +123,9 @@ export async function startBullWorker(o: BullWorkerOptions) {
       await pieces.close(force)
       await pieceEvents.close()
       await pieceQueue.close()
-      await coverEvents.close()
-      await coverQueue.close()
-      for (const c of [subscriber, connection, coverConnection, ...segmentConnections]) await c.quit().catch(() => c.disconnect())
+      await holdPlannedEvents.close()
+      await holdPlannedQueue.close()
+      for (const c of [subscriber, connection, holdPlannedConnection, ...segmentConnections]) await c.quit().catch(() => c.disconnect())
     },
   }
 }

@@ -6,7 +6,7 @@ import { defaultConfig } from '../../service/config.js'
 const [data, port] = process.argv.slice(2)
 const running = await startServer(defaultConfig({ dataDir: data!, port: Number(port), leaseMs: 1500 }))
 const wallet = running.service.wallet
-wallet.settle = async () => {
+wallet.settleRender = async () => {
   process.kill(process.pid, 'SIGKILL')
   return 0
 }

@@ -135,8 +135,8 @@ billing('settling more than the hold and the balance cover is refused, never cha
   const { svc } = ctx
   const { accountId } = await account(svc, 1)
   const jobId = crypto.randomUUID()
-  await svc.wallet.holdAmount(accountId, jobId, 1)
-  const refused = await svc.wallet.settle(jobId, { seconds: 61, width: 64, height: 36 }).then(
+  await svc.wallet.hold(accountId, jobId, 1)
+  const refused = await svc.wallet.settleRender(jobId, { seconds: 61, width: 64, height: 36 }).then(
     (charged) => `charged ${charged}`,
     (e: { code?: string }) => e.code,
   )

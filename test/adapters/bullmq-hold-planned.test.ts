@@ -13,12 +13,12 @@ import { lavfi, tempDir } from '../helpers/media.js'
 import { REDIS_URL } from '../helpers/redis.js'
 import { LOOPBACK, testService, type TestService } from '../helpers/service.js'
 
-// BullMQ workers have no database: once a render is planned they ask the service, over the `reelforge-cover`
+// BullMQ workers have no database: once a render is planned they ask the service, over the `reelforge-hold-planned`
 // queue, to hold its real price — and a render the wallet cannot pay fails before its first frame.
 
 /** A Redis database of this file's own, so other suites flushing theirs never meet these queues. */
 const redisUrl = `${REDIS_URL.replace(/\/\d+$/, '')}/7`
-const dir = tempDir('reelforge-bull-cover-')
+const dir = tempDir('reelforge-bull-hold-planned-')
 const output = { format: 'mp4', size: { width: 64, height: 36 }, fps: 12 }
 let short = ''
 /** 3 × 21 s of `start: "auto"` clips: 63 s, 2 credits at preview; the estimate at submission holds 1. */
@@ -57,12 +57,12 @@ async function account(svc: TestService, credits: number) {
   return key
 }
 
-const cover = suite("BullMQ: a planned render's real price is held through the service")
-cover.before(async () => {
+const holdPlanned = suite("BullMQ: a planned render's real price is held through the service")
+holdPlanned.before(async () => {
   short = await lavfi('testsrc2=size=64x36:rate=12:duration=1', join(dir, 'short.mp4'), ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'])
 })
 
-cover('a wallet holding exactly the price → COMPLETE, charged in full; one credit short → FAILED before rendering, nothing charged', () =>
+holdPlanned('a wallet holding exactly the price → COMPLETE, charged in full; one credit short → FAILED before rendering, nothing charged', () =>
   withBull({}, async (svc) => {
     const paid = await account(svc, 2)
     const poor = await account(svc, 1)
@@ -83,7 +83,7 @@ cover('a wallet holding exactly the price → COMPLETE, charged in full; one cre
   }),
 )
 
-cover('split over the workers (segments): the coordinator asks once, before any piece is queued', () =>
+holdPlanned('split over the workers (segments): the coordinator asks once, before any piece is queued', () =>
   withBull({ segments: 2 }, async (svc) => {
     const poor = await account(svc, 1)
     const refused = (await svc.call('POST', '/v1/render', { key: poor, body: autoEdit() })).body.jobId
@@ -100,4 +100,4 @@ cover('split over the workers (segments): the coordinator asks once, before any 
   }),
 )
 
-cover.run()
+holdPlanned.run()
