@@ -20,15 +20,14 @@ import type { JobQueue } from './queue/queue.js'
 import { learnContentTypes, type Storage } from './storage/storage.js'
 import type { TemplateStore } from './templates/store.js'
 import type { RateLimiter } from './accounts/rate-limit.js'
-import { Previews } from './previews/previews.js'
+import type { Previews } from './previews/previews.js'
 import type { AiJobs } from './ai/jobs.js'
 import type { AiJobStore } from './ai/store.js'
 import type { GeneratedAssets } from './create/assets.js'
 import type { SourceImporter } from './sources/importer.js'
 import type { SourceStore } from './sources/store.js'
 import { TOKENS } from './composition/tokens.js'
-import { readiness, type Readiness } from './health/readiness.js'
-import { redisProbe } from './queue/redis-check.js'
+import type { Readiness } from './health/readiness.js'
 import type { WebhookOutbox } from './webhooks/outbox.js'
 import type { Webhooks } from './webhooks/webhooks.js'
 import type { ServiceOverrides } from './composition/overrides.js'
@@ -131,18 +130,10 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     integrations: get<IntegrationStore>(TOKENS.Integrations),
   }
   learnContentTypes(app.renderer.registry.list('output'))
-  const previews = new Previews(app)
+  const previews = get<Previews>(TOKENS.Previews)
+  const ready = get<Readiness>(TOKENS.Readiness)
   // Only a renderer built here is this application's to close (a caller's own stays the caller's).
   const owned = overrides.renderer ? undefined : app.renderer
-  const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined
-  const ready = readiness(
-    {
-      database: async () => void (await app.db.get('SELECT 1 AS ok')),
-      ...(redis ? { redis: redis.check } : {}),
-      storage: (signal) => app.storage.check(signal),
-    },
-    { close: async () => redis?.close() },
-  )
   return {
     ...app,
     readiness: ready,

@@ -49,4 +49,8 @@ export const TOKENS = {
   AiRunner: Symbol('AiRunner'),
   /** Shotstack's Create API: generated assets (`GeneratedAssets`, service/create/). */
   GeneratedAssets: Symbol('GeneratedAssets'),
+  /** Preview sessions (`Previews`, service/previews/). */
+  Previews: Symbol('Previews'),
+  /** `/readyz`'s checks of the database, Redis and storage (`Readiness`). */
+  Readiness: Symbol('Readiness'),
 } as const

@@ -38,6 +38,9 @@ import { SourceRenditions } from '../sources/renditions.js'
 import { SourceStore } from '../sources/store.js'
 import { TOKENS } from './tokens.js'
 import type { ServiceOverrides } from './overrides.js'
+import { Previews } from '../previews/previews.js'
+import { readiness } from '../health/readiness.js'
+import { redisProbe } from '../queue/redis-check.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
 import { Webhooks } from '../webhooks/webhooks.js'
 
@@ -67,7 +70,8 @@ const CLASSES: [symbol, new (...args: never[]) => unknown][] = [
 ]
 
 /**
- * Registers every service under its token. Classes whose constructors name their tokens (`@inject`) are
+ * Who builds what: every service of the application is registered here, under its token, and nothing else in the
+ * service registers or builds one (compose.ts resolves them, starts and stops them). Classes whose constructors name their tokens (`@inject`) are
  * registered as classes; the few that take an options object (they are also built outside the service:
  * segments, tests) or that are chosen by the config get a factory that resolves their parts. Past the plain
  * values at the top, nothing is built here: the container builds each service on first resolve, once.
@@ -134,6 +138,32 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
     once((c) => new GeneratedAssets({ ...aiDeps(c), imageProviders: c.resolve(TOKENS.Providers) })),
   )
   registerRenderer(c, config, o, plugins)
+  c.register(
+    TOKENS.Previews,
+    once(
+      (c) =>
+        new Previews({
+          config,
+          jobs: c.resolve(TOKENS.Jobs),
+          queue: c.resolve(TOKENS.Queue),
+          renderer: c.resolve(TOKENS.Renderer),
+          billing: c.resolve(TOKENS.Billing),
+          events: c.resolve(TOKENS.Events),
+          integrations: c.resolve(TOKENS.Integrations),
+          limiter: c.resolve(TOKENS.Limiter),
+        }),
+    ),
+  )
+  // `/readyz`: the database, Redis (when configured) and storage answer.
+  c.register(
+    TOKENS.Readiness,
+    once((c) => {
+      const [db, storage] = [c.resolve<Db>(TOKENS.Db), c.resolve<Storage>(TOKENS.Storage)]
+      const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined
+      const checks = { database: async () => void (await db.get('SELECT 1 AS ok')), ...(redis && { redis: redis.check }), storage: storage.check.bind(storage) }
+      return readiness(checks, { close: async () => redis?.close() })
+    }),
+  )
   // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.
   const redisUrl = config.redisUrl
   if (redisUrl) {
