@@ -78,7 +78,10 @@ const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
 function runFile(run, lane) {
   const started = Date.now()
   const redis = `redis://127.0.0.1:${process.env.REELFORGE_TEST_REDIS_PORT ?? 6399}/${lane + 1}`
-  const child = spawn('node_modules/.bin/tsx', ['scripts/uvu-file.mjs', run.file], {
+  // Through a shell whose `times` reports the CPU the file's whole process tree used (every process it waited
+  // for: renders, ffmpeg, the browser), so the suite's cost is known per file, not only its wall time.
+  const script = `node_modules/.bin/tsx scripts/uvu-file.mjs "$0"; s=$?; echo; echo "${CPU_MARK}"; times; exit $s`
+  const child = spawn('/bin/sh', ['-c', script, run.file], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
     env: { REELFORGE_TEST_REDIS_URL: redis, ...process.env, ...run.env, FORCE_COLOR: '0' },
@@ -108,16 +111,34 @@ function runFile(run, lane) {
       clearTimeout(lingering)
       clearTimeout(limit)
       children.delete(child)
-      const text = plain(out)
+      const [text, cpu] = splitCpu(plain(out))
       const total = Number(/Total:\s+(\d+)/.exec(text)?.[1] ?? 0)
       const passed = Number(/Passed:\s+(\d+)/.exec(text)?.[1] ?? 0)
       const skipped = Number(/Skipped:\s+(\d+)/.exec(text)?.[1] ?? 0)
       let failed = total - passed - skipped
       // A crash before uvu could count, a file that ran nothing, a leak or a time-out: the file failed.
       if (failed === 0 && (code !== 0 || total === 0 || note)) failed = 1
-      resolve({ ...run, total, passed, skipped, failed, ms: Date.now() - started, text: note ? `${text}\n(${note})` : text })
+      resolve({ ...run, total, passed, skipped, failed, ms: Date.now() - started, cpu, text: note ? `${text}\n(${note})` : text })
     })
   })
+}
+
+const CPU_MARK = '── cpu (user, system) of the file and of what it waited for:'
+/** The file's output without the shell's `times` lines, and the CPU-seconds its children used (user + system). */
+function splitCpu(text) {
+  const at = text.lastIndexOf(CPU_MARK)
+  if (at < 0) return [text, undefined]
+  const seconds = (t) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t)
+    return m ? Number(m[1]) * 60 + Number(m[2]) : 0
+  }
+  const children =
+    text
+      .slice(at + CPU_MARK.length)
+      .trim()
+      .split('\n')[1] ?? ''
+  const [user, system] = children.trim().split(/\s+/)
+  return [text.slice(0, at).trimEnd(), seconds(user ?? '') + seconds(system ?? '')]
 }
 
 const results = []
@@ -146,7 +167,7 @@ async function lane(n) {
     const r = await withLock(SERIAL.includes(run.file), () => runFile(run, n))
     results.push(r)
     const tag = r.failed ? 'FAIL' : 'ok'
-    const head = `── ${tag} ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}: ${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)} s`
+    const head = `── ${tag} ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}: ${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`
     // Passing files print one line; a failing one prints its whole output (CI logs are read for these).
     console.log(r.failed ? `${r.text.trimEnd()}\n${head}` : head)
   }
@@ -165,8 +186,15 @@ try {
   writeFileSync(TIMES, JSON.stringify({ ...times, ...Object.fromEntries(results.map((r) => [key(r), r.ms])) }))
 } catch {}
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 20)
-console.log(`\nslowest files (wall ${((Date.now() - wall) / 60_000).toFixed(1)} min in ${jobs} lane${jobs === 1 ? '' : 's'}):`)
-for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}`)
+const cpuTotal = results.reduce((s, r) => s + (r.cpu ?? 0), 0)
+console.log(
+  `\nslowest files (wall ${((Date.now() - wall) / 60_000).toFixed(1)} min in ${jobs} lane${jobs === 1 ? '' : 's'}; CPU ${(cpuTotal / 60).toFixed(1)} min):`,
+)
+const cpu = (r) => (r.cpu === undefined ? '' : `${r.cpu.toFixed(1).padStart(7)} CPU-s`)
+for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s ${cpu(r)}  ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}`)
+const costliest = [...results].sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0)).slice(0, 10)
+console.log('\ncostliest files (CPU-seconds of the file and everything it started):')
+for (const r of costliest) console.log(`  ${cpu(r)}  ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}`)
 const failedFiles = results.filter((r) => r.failed)
 if (failedFiles.length) console.log(`\nfailed files:\n${failedFiles.map((r) => `  ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}`).join('\n')}`)
 if (sum.skipped) console.log(`(${sum.skipped} skipped)`)
