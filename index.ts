@@ -3,7 +3,7 @@
 
 // Rendering
 export { createRenderer, type RendererOptions } from './plugins/create-renderer.js'
-export { renderSegmented, type PieceRenderer, type SegmentedOptions } from './service/queue/segments.js'
+export { renderSegmented, type PieceRenderer, type SegmentedOptions } from './service/isolation/render-segmented.js'
 export type {
   Compositor,
   PlannedRender,

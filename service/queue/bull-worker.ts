@@ -1,6 +1,6 @@
 import { Queue, QueueEvents, Worker } from 'bullmq'
 import type { Compositor } from '../../core/index.js'
-import { renderSegmented } from './segments.js'
+import { renderSegmented } from '../isolation/render-segmented.js'
 import { askHoldPlanned, HOLD_PLANNED_QUEUE } from './bull-hold-planned.js'
 import { bullFailure, CANCEL_CHANNEL, quiet, RENDER_QUEUE, redisConnection, workerOptions } from './bull-queue.js'
 import { remotePieces, SEGMENT_QUEUE, segmentWorker } from './bull-segments.js'

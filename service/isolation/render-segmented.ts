@@ -3,7 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RenderError, type Compositor, type Edit, type PlannedRender, type RenderOptions, type RenderProgress, type RenderResult } from '../../core/index.js'
 import type { FilePolicy, NetworkPolicy } from '../../plugins/index.js'
-import { IsolatedRenderer } from '../isolation/isolated-renderer.js'
+import { IsolatedRenderer } from './isolated-renderer.js'
 import { autoSegments, isSegmentable, joinSegments } from './segment-join.js'
 
 /**
