@@ -1,4 +1,5 @@
-import { defineTransitionPlugin, easing, type TransitionPlugin } from '../../core/index.js'
+import { easing } from '../../core/index.js'
+import { defineLayerTransition, HALF_SECOND } from './layer-transition.js'
 
 const ease = easing('ease')
 
@@ -7,26 +8,18 @@ const ease = easing('ease')
  * direction), without fading — Shotstack's editor's distances: a frame width horizontally, 1.05 (in) / 1.1
  * (out) frame heights vertically; in linear, out eased (0.5 s; Slow 2 s, Fast 0.25 s). Offsets are y-down.
  */
-function carousel(name: string, dx: number, dy: number): TransitionPlugin {
-  return defineTransitionPlugin({
-    kind: 'transition',
-    name,
-    durations: { '': 0.5, Slow: 2, Fast: 0.25, VeryFast: 0.25 },
-    compile: ({ direction }) => ({
-      apply(layer, p) {
-        if (direction === 'in') {
-          const rest = 1 - p
-          layer.offsetX -= dx * rest
-          layer.offsetY -= dy * 1.05 * rest
-        } else {
-          const e = ease(p)
-          layer.offsetX += dx * e
-          layer.offsetY += dy * 1.1 * e
-        }
-      },
-    }),
+const carousel = (name: string, dx: number, dy: number) =>
+  defineLayerTransition(name, HALF_SECOND, (layer, p, entering) => {
+    if (entering) {
+      const rest = 1 - p
+      layer.offsetX -= dx * rest
+      layer.offsetY -= dy * 1.05 * rest
+    } else {
+      const e = ease(p)
+      layer.offsetX += dx * e
+      layer.offsetY += dy * 1.1 * e
+    }
   })
-}
 
 export const carouselLeft = carousel('carouselLeft', -1, 0)
 export const carouselRight = carousel('carouselRight', 1, 0)

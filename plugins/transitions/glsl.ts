@@ -1,4 +1,5 @@
 import { defineTransitionPlugin, type Gpu, type TransitionPlugin } from '../../core/index.js'
+import { ONE_SECOND } from './layer-transition.js'
 
 export interface GlslTransitionOptions {
   /** Registry name, e.g. `gl:cube`. `…Slow`/`…Fast` variants come for free. */
@@ -29,7 +30,7 @@ export function defineGlslTransition(opts: GlslTransitionOptions): TransitionPlu
   return defineTransitionPlugin({
     kind: 'transition',
     name: opts.name,
-    durations: opts.durations ?? { '': 1, Slow: 2, Fast: 0.5, VeryFast: 0.25 },
+    durations: opts.durations ?? ONE_SECOND,
     compile: ({ gpu }) => compileGlsl(gpu, opts),
   })
 }

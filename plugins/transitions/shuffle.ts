@@ -1,4 +1,5 @@
-import { defineTransitionPlugin, easing, type TransitionPlugin } from '../../core/index.js'
+import { easing } from '../../core/index.js'
+import { defineLayerTransition, ONE_SECOND } from './layer-transition.js'
 
 const easeOut = easing('easeOutCubic')
 const easeIn = easing('easeInCubic')
@@ -9,21 +10,14 @@ const easeIn = easing('easeInCubic')
  * fades up; out reverses towards the same corner (1 s; Slow 2 s, Fast 0.5 s). Shotstack documents only
  * "rotate in/out from that corner"; its own editor does not implement these.
  */
-function shuffle(name: string, dx: number, dy: number): TransitionPlugin {
+function shuffle(name: string, dx: number, dy: number) {
   const turn = dx * dy > 0 ? 30 : -30
-  return defineTransitionPlugin({
-    kind: 'transition',
-    name,
-    durations: { '': 1, Slow: 2, Fast: 0.5, VeryFast: 0.25 },
-    compile: ({ direction }) => ({
-      apply(layer, p) {
-        const away = direction === 'in' ? 1 - easeOut(p) : easeIn(p)
-        layer.offsetX += dx * away
-        layer.offsetY += dy * away
-        layer.rotate += turn * away
-        layer.opacity *= Math.min(1, (1 - away) * 2)
-      },
-    }),
+  return defineLayerTransition(name, ONE_SECOND, (layer, p, entering) => {
+    const away = entering ? 1 - easeOut(p) : easeIn(p)
+    layer.offsetX += dx * away
+    layer.offsetY += dy * away
+    layer.rotate += turn * away
+    layer.opacity *= Math.min(1, (1 - away) * 2)
   })
 }
 

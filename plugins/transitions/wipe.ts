@@ -1,4 +1,5 @@
-import { defineTransitionPlugin, easing, type TransitionPlugin } from '../../core/index.js'
+import { easing } from '../../core/index.js'
+import { defineLayerTransition, ONE_SECOND } from './layer-transition.js'
 
 const easeInOut = easing('easeInOut')
 /** Width of the wipe's soft edge, in layer widths: a fade that travels across rather than a hard line. */
@@ -9,23 +10,14 @@ const SOFTNESS = 0.35
  * wipeLeft uncovers it from the right edge towards the left on the way in and covers it right to left on
  * the way out; wipeRight mirrors that (1 s; Slow 2 s, Fast 0.5 s).
  */
-function wipe(name: string, movingLeft: boolean): TransitionPlugin {
-  return defineTransitionPlugin({
-    kind: 'transition',
-    name,
-    durations: { '': 1, Slow: 2, Fast: 0.5, VeryFast: 0.25 },
-    compile: ({ direction }) => ({
-      apply(layer, p) {
-        const e = easeInOut(p)
-        // The visible part hangs from one edge (+1 left, −1 right) and reaches `position` across the layer.
-        const entering = direction === 'in'
-        layer.wipeFrom = entering === movingLeft ? -1 : 1
-        layer.wipeSoftness = SOFTNESS
-        layer.wipePosition = (entering ? e : 1 - e) * (1 + SOFTNESS)
-      },
-    }),
+const wipe = (name: string, movingLeft: boolean) =>
+  defineLayerTransition(name, ONE_SECOND, (layer, p, entering) => {
+    const e = easeInOut(p)
+    // The visible part hangs from one edge (+1 left, −1 right) and reaches `position` across the layer.
+    layer.wipeFrom = entering === movingLeft ? -1 : 1
+    layer.wipeSoftness = SOFTNESS
+    layer.wipePosition = (entering ? e : 1 - e) * (1 + SOFTNESS)
   })
-}
 
 export const wipeLeft = wipe('wipeLeft', true)
 export const wipeRight = wipe('wipeRight', false)
