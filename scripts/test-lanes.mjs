@@ -3,12 +3,17 @@
 /**
  * The fast lane (`npm run test:fast`): folders and files that need no service (Redis, PostgreSQL), no browser
  * and no long render — the core, the public API's types, the unit tests, the docs' links and settings list, and what
- * the examples gallery holds (no render). Under 2 minutes on 2 cores.
+ * the examples gallery holds (no render). Under 2 minutes on 2 cores. test/service/ is named file by file: its
+ * other files run the service on PostgreSQL, Redis or S3 and render.
  */
 export const FAST = [
   'test/core/',
   'test/api/',
-  'test/service/',
+  'test/service/ids.test.ts',
+  'test/service/input-bounds.test.ts',
+  'test/service/outage-parts.test.ts',
+  'test/service/pricing.test.ts',
+  'test/service/sqlite-store.test.ts',
   'test/docs/links.test.ts',
   'test/docs/configuration.test.ts',
   'test/examples/gallery-contents.test.ts',

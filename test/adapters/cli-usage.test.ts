@@ -73,6 +73,12 @@ test('an unknown command: one line with the closest command; exit 64', () => {
   assert.is(far.status, 64)
 })
 
+test('--log-format takes text or json, on any command; anything else exits 64 saying so', () => {
+  const res = cli('worker', '--log-format', 'xml')
+  assert.is(res.status, 64)
+  assert.match(res.stderr, /^--log-format must be text or json, not xml/)
+})
+
 test('the help each pointer names exists: `reelforge <command> --help` prints usage and exits 0, touching nothing', () => {
   const fresh = join(home, 'fresh')
   mkdirSync(fresh)

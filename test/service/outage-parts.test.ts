@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ConnectionWatch } from '../../service/lib/connection-watch.js'
@@ -6,10 +5,10 @@ import { logger } from '../../service/log.js'
 import { publicText } from '../../service/lib/public-text.js'
 import { retrying } from '../../service/lib/retry.js'
 import { transientStorageError } from '../../service/storage/storage-retry.js'
-import { root, tsx } from '../helpers/serve-child.js'
 
-// The small parts the outage tests (outage-*.test.ts) rely on, each on its own: the watch that logs a
-// dependency's state once per change, the retry loop and what it retries, the text clients see, and the logger.
+// The small parts the outage tests (outage-database.test.ts here, test/adapters/outage-*.e2e.test.ts) rely on,
+// each on its own: the watch that logs a dependency's state once per change, the retry loop and what it
+// retries, the text clients see, and the logger.
 
 /** A logger whose lines land in `lines` (as `[component] message`). */
 function captured(): { lines: string[]; log: ReturnType<typeof logger> } {
@@ -92,10 +91,5 @@ logs('text lines read as they always did; REELFORGE_LOG=json makes one JSON obje
   assert.equal(Object.keys(entry), ['time', 'level', 'component', 'message'])
   assert.equal([entry.level, entry.component], ['error', 'http'])
   assert.match(entry.message, /^GET \/v1\/render failed: Error: multi\nline\n\s+at /)
-})
-logs('--log-format takes text or json, on any command; anything else exits 64 saying so', () => {
-  const r = spawnSync(tsx, ['adapters/cli/main.ts', 'worker', '--log-format', 'xml'], { cwd: root, encoding: 'utf8' })
-  assert.is(r.status, 64)
-  assert.match(r.stderr, /^--log-format must be text or json, not xml/)
 })
 logs.run()

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createService } from '../../adapters/http/create-service.js'
@@ -82,19 +80,6 @@ pg('migrations: a second open of a migrated schema changes nothing; two opening 
   assert.is(await version(), v)
   await a.close()
   await b.close()
-})
-
-pg('the CLI manages keys and the wallet on PostgreSQL (--database)', async () => {
-  const url = await freshPostgres()
-  const run = promisify(execFile)
-  const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { cwd: new URL('../..', import.meta.url).pathname })
-  const created = JSON.parse((await cli('keys', 'create', '--database', url, '--json')).stdout) as { key: string; accountId: string }
-  const shown = JSON.parse((await cli('wallet', 'deposit', '25', '--key', created.key, '--database', url)).stdout)
-  assert.is(shown.balance, 25)
-  const db = await openDatabase(url)
-  assert.equal(await db.all(`SELECT kind, amount FROM wallet_ledger WHERE account_id = ?`, [created.accountId]), [{ kind: 'deposit', amount: 25 }])
-  await db.close()
 })
 
 pg.run()
