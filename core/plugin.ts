@@ -111,6 +111,12 @@ export interface OpenHints {
   scrub?: boolean
   /** Seconds the clip lasts: nothing past it will be asked for (a source reading ahead can stop there). */
   length?: number
+  /**
+   * Smaller than `need` where the frame is scaled down after drawing (`output.scaleTo`): the most of the source
+   * the picture shows. A source that keeps many frames (a scrubbed video) may keep them at this size, drawn
+   * stretched to `need`, to keep more of them in the same memory.
+   */
+  keep?: Size
 }
 
 /** A clip's live picture while it is on screen. */

@@ -33,6 +33,8 @@ export interface LayerPlan {
   fitted: Size
   /** Largest size it is drawn at; sources rasterise no bigger. */
   need: Size
+  /** The source's size at its largest on the frame, not capped at its own as `need` is (it may be drawn larger). */
+  drawn: Size
   position: Position
   quad: [number, number, number, number]
   uv: [number, number, number, number]
@@ -104,6 +106,7 @@ export function buildLayer(
     asset,
     fitted: box ?? fittedAsset,
     need: fittedAsset,
+    drawn: fittedAsset,
     position: clip.position ?? 'center',
     quad,
     uv,
@@ -148,9 +151,10 @@ export function buildLayer(
   // Rasterise the whole source for the largest scale the clip reaches (effects zoom up to 1.7×), never
   // above its own size; a crop shows part of it, so the whole is needed proportionally larger.
   const maxScale = Math.max(1, ...[0, at.length / 2, at.length].map((t) => layer.scale(t))) * (layer.effect ? 1.7 : 1)
-  const kx = Math.min(1, (fittedAsset.width * maxScale) / cropped.width)
-  const ky = Math.min(1, (fittedAsset.height * maxScale) / cropped.height)
-  layer.need = { width: Math.max(1, Math.ceil(asset.size.width * kx)), height: Math.max(1, Math.ceil(asset.size.height * ky)) }
+  const kx = (fittedAsset.width * maxScale) / cropped.width
+  const ky = (fittedAsset.height * maxScale) / cropped.height
+  layer.drawn = { width: asset.size.width * kx, height: asset.size.height * ky }
+  layer.need = { width: Math.max(1, Math.ceil(asset.size.width * Math.min(1, kx))), height: Math.max(1, Math.ceil(asset.size.height * Math.min(1, ky))) }
   // Drawing past the box (text's descenders): the quad reaches over the margin the texture holds around the box.
   const texels = asset.bleed && bleedTexels(asset.bleed, asset.size, layer.need)
   if (texels && texels.top + texels.right + texels.bottom + texels.left > 0) Object.assign(layer, windowWithBleed(quad, uv, texels, layer.need))

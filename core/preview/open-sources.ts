@@ -1,5 +1,5 @@
 import { callHook } from '../plugin-driver.js'
-import type { FrameSource, PreparedAsset } from '../plugin.js'
+import type { FrameSource, PreparedAsset, Size } from '../plugin.js'
 import type { LayerPlan } from '../plan/layers.js'
 import { atCrashSite } from '../render/crash-site.js'
 import type { Gpu } from '../render/gpu.js'
@@ -25,11 +25,16 @@ const MAX_OPEN = 16
 export class OpenSources {
   private readonly open = new Map<string, Open>()
   private readonly ids = new WeakMap<PreparedAsset, number>()
+  /** `OpenHints.keep` of the layers that have one. */
+  private readonly kept = new WeakMap<LayerPlan, Size>()
   private nextId = 0
   private clock = 0
 
-  /** Each layer's source key: its asset, the how-many-th clip of that asset it is, and its drawn size. */
-  keys(layers: readonly LayerPlan[]): Map<LayerPlan, string> {
+  /**
+   * Each layer's source key: its asset, the how-many-th clip of that asset it is, and its drawn and kept sizes.
+   * `scale` (below 1 when the frame is scaled down to `output.scaleTo`) sets what a layer's source may keep.
+   */
+  keys(layers: readonly LayerPlan[], scale = 1): Map<LayerPlan, string> {
     const seen = new Map<PreparedAsset, number>()
     const keys = new Map<LayerPlan, string>()
     for (const layer of [...layers].sort((a, b) => a.id - b.id)) {
@@ -37,7 +42,9 @@ export class OpenSources {
       if (id === undefined) this.ids.set(layer.asset, (id = this.nextId++))
       const nth = seen.get(layer.asset) ?? 0
       seen.set(layer.asset, nth + 1)
-      keys.set(layer, `${id}:${nth}:${layer.need.width}x${layer.need.height}`)
+      const keep = keptSize(layer, scale)
+      if (keep) this.kept.set(layer, keep)
+      keys.set(layer, `${id}:${nth}:${layer.need.width}x${layer.need.height}${keep ? `:${keep.width}x${keep.height}` : ''}`)
     }
     return keys
   }
@@ -52,7 +59,9 @@ export class OpenSources {
       const from = Math.max(0, (i - layer.startFrame) / fps)
       const asset = { kind: 'asset', name: layer.type }
       const source = await atCrashSite({ stage: 'rendering', path: `${layer.path}.asset`, plugin: `asset:${layer.type} open` }, () =>
-        callHook(asset, 'open', `${layer.path}.asset`, () => layer.asset.open!(gpu, layer.need, from, { scrub: true, length: layer.length })),
+        callHook(asset, 'open', `${layer.path}.asset`, () =>
+          layer.asset.open!(gpu, layer.need, from, { scrub: true, length: layer.length, keep: this.kept.get(layer) }),
+        ),
       )
       open = { source, anyOrder: layer.asset.static === true || !!source.anyOrder, last: local, used: 0 }
       this.open.set(key, open)
@@ -94,4 +103,15 @@ export class OpenSources {
       // A source that fails to close is gone all the same; the next frame must not fail for it.
     }
   }
+}
+
+/**
+ * The most of a layer's source a picture scaled by `scale` after drawing shows: its largest size on the frame
+ * times `scale`, no bigger than `need`; undefined where that is `need` (nothing to save).
+ */
+function keptSize(layer: LayerPlan, scale: number): Size | undefined {
+  if (scale >= 1) return undefined
+  const side = (drawn: number, need: number) => Math.min(need, Math.max(1, Math.ceil(drawn * scale)))
+  const keep = { width: side(layer.drawn.width, layer.need.width), height: side(layer.drawn.height, layer.need.height) }
+  return keep.width < layer.need.width || keep.height < layer.need.height ? keep : undefined
 }

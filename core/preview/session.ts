@@ -9,7 +9,7 @@ import { createGpu, type Gpu } from '../render/gpu.js'
 import type { Painter } from '../render/painter.js'
 import type { Edit } from '../schema/edit.js'
 import { frameEdit } from '../schema/frame-edit.js'
-import { encodeFrame } from './encode-frame.js'
+import { FrameEncoder } from './encode-frame.js'
 import { OpenSources } from './open-sources.js'
 import { PreparedCache } from './prepared-cache.js'
 
@@ -32,8 +32,9 @@ export interface PreviewState {
 /**
  * An edit kept ready to draw any frame of, as a visual editor needs: sources prepared once, decoders warm, the GL
  * context and frame drawer kept between frames. Frames are the ones `render` draws for a still of the same edit
- * at the same time (`frameEdit`), through the same drawer; `update` plans a changed edit and keeps every clip
- * whose prepared asset did not change. One operation at a time.
+ * at the same time (`frameEdit`), through the same drawer — but for a long video clip in an edit scaled down after
+ * drawing, kept at the picture's size (`OpenHints.keep`) — and scaled by one warm ffmpeg (FrameEncoder); `update`
+ * plans a changed edit and keeps every clip whose prepared asset did not change. One operation at a time.
  */
 export interface PreviewSession {
   readonly state: PreviewState
@@ -52,6 +53,7 @@ export async function openPreviewSession(planWith: PlanWith, edit: Edit, o: { si
   const tmpDir = await mkdtemp(join(o.tmpDir ?? tmpdir(), 'reelforge-preview-'))
   const cache = new PreparedCache()
   const sources = new OpenSources()
+  const encoder = new FrameEncoder()
   let gpu: Gpu | undefined
   /** The painter on `gpu` and what it was made for: its shader programs are compiled as frames first need them. */
   let painter: { key: string; painter: Painter } | undefined
@@ -106,14 +108,14 @@ export async function openPreviewSession(planWith: PlanWith, edit: Edit, o: { si
       gpu = fresh
     }
     const previous = shown
-    const keys = sources.keys(planned.layers)
+    const picture = planned.scaleTo ?? planned.frame
+    const keys = sources.keys(planned.layers, Math.min(picture.width / planned.frame.width, picture.height / planned.frame.height))
     shown = { plan: planned, draw: createFrameDrawer(planned), keys, used }
     sources.retain(new Set(keys.values()))
     if (previous) await retire(previous.plan)
     cache.retain(used)
     // Every clip's source opened now (pictures decoded, titles laid out), not when the playhead first reaches it.
     await sources.warm(planned.layers, keys, planned.fps, gpu!)
-    const picture = planned.scaleTo ?? planned.frame
     const clips = planned.edit.timeline.tracks.reduce((n, t) => n + t.clips.length, 0)
     state = {
       duration: planned.timelineDuration,
@@ -136,7 +138,7 @@ export async function openPreviewSession(planWith: PlanWith, edit: Edit, o: { si
       if (layer.startFrame <= i && i < layer.endFrame) live.push({ layer, source: await sources.at(layer, keys.get(layer)!, i, p.fps, gpu!) })
     }
     await draw(live, i / p.fps)
-    return encodeFrame(p, tmpDir)
+    return encoder.encode(p)
   }
 
   await plan(edit, o.signal).catch(async (e) => {
@@ -157,6 +159,7 @@ export async function openPreviewSession(planWith: PlanWith, edit: Edit, o: { si
       enqueue(async () => {
         ended = true
         sources.closeAll()
+        encoder.close()
         if (shown) await retire(shown.plan)
         painter?.painter.dispose()
         cache.retain(new Set())

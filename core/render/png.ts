@@ -5,29 +5,30 @@ const deflated = promisify(deflate)
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
 /**
- * Encodes an RGBA frame (top row first) as an 8-bit RGB PNG without starting a process: the pixels of the
- * `png` output (ffmpeg's `-pix_fmt rgb24` drops alpha the same way), in a few milliseconds at preview sizes where
- * an ffmpeg costs tens. Each row is filtered with `up` (the row above subtracted), which photographs and flat
- * titles both compress well under; deflate runs on libuv's pool, off the event loop.
+ * Encodes an RGBA frame (top row first; `channels` 3: an RGB one) as an 8-bit RGB PNG without starting a process:
+ * the pixels of the `png` output (ffmpeg's `-pix_fmt rgb24` drops alpha the same way), in a few milliseconds at
+ * preview sizes where an ffmpeg costs tens. Each row is filtered with `up` (the row above subtracted), which
+ * photographs and flat titles both compress well under; deflate runs on libuv's pool, off the event loop.
  */
-export async function encodePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+export async function encodePng(pixels: Uint8Array, width: number, height: number, channels: 3 | 4 = 4): Promise<Buffer> {
   const stride = width * 3
   const rows = Buffer.allocUnsafe((stride + 1) * height)
+  const line = width * channels
   for (let y = 0, o = 0; y < height; y++) {
     rows[o++] = y === 0 ? 0 : 2 // none for the first row, then `up`
-    const at = y * width * 4
-    const above = at - width * 4
+    const at = y * line
+    const above = at - line
     for (let x = 0; x < width; x++, o += 3) {
-      const p = at + x * 4
+      const p = at + x * channels
       if (y === 0) {
-        rows[o] = rgba[p]!
-        rows[o + 1] = rgba[p + 1]!
-        rows[o + 2] = rgba[p + 2]!
+        rows[o] = pixels[p]!
+        rows[o + 1] = pixels[p + 1]!
+        rows[o + 2] = pixels[p + 2]!
       } else {
-        const q = above + x * 4
-        rows[o] = rgba[p]! - rgba[q]!
-        rows[o + 1] = rgba[p + 1]! - rgba[q + 1]!
-        rows[o + 2] = rgba[p + 2]! - rgba[q + 2]!
+        const q = above + x * channels
+        rows[o] = pixels[p]! - pixels[q]!
+        rows[o + 1] = pixels[p + 1]! - pixels[q + 1]!
+        rows[o + 2] = pixels[p + 2]! - pixels[q + 2]!
       }
     }
   }

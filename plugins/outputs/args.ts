@@ -1,4 +1,4 @@
-import { BT709_TAGS, ffmpegArgs, type OutputSpec, probeHardware } from '../../core/index.js'
+import { BT709_TAGS, ffmpegArgs, type OutputSpec, probeHardware, scaleToFilter } from '../../core/index.js'
 
 type Quality = OutputSpec['quality']
 
@@ -101,5 +101,5 @@ export function pictureArgs(spec: OutputSpec, pixFmt: string): string[] {
 }
 
 export function scaleFilter(spec: OutputSpec): string {
-  return spec.scaleTo ? `scale=${spec.scaleTo.width}:${spec.scaleTo.height}:flags=bicubic` : 'null'
+  return spec.scaleTo ? scaleToFilter(spec.scaleTo) : 'null'
 }

@@ -82,7 +82,7 @@ export function prepareVideo(
         matrix: stream.colorSpace,
       }
       // A preview session's playhead goes anywhere: decoded frames are kept and decoders seek.
-      if (hints?.scrub && !frozen) return scrubbedVideo(gpu, need, decoding, { from, length: hints.length })
+      if (hints?.scrub && !frozen) return scrubbedVideo(gpu, need, decoding, { from, length: hints.length, keep: hints.keep })
       // Starting mid-clip (a render range, a frame preview, a piece of a split render): seek there instead of
       // decoding from `trim`, on the frame grid a decoder from `trim` lays (so the frames are the whole render's).
       const skip = frozen ? 0 : Math.round(from * fps)

@@ -23,13 +23,16 @@ const STORE_BYTES = 128 * 2 ** 20
  * has room, so given a few seconds a jump anywhere is drawn from memory; a jump neither the sweep nor the
  * playhead's decoder (which streams on from the last frame asked for until it meets kept frames) would reach
  * sooner than a seek starts a new decoder there. Every decoder lays its frames on the whole clip's grid
- * (`DecoderOptions.origin`): whichever way the playhead arrived, a frame is the one a render draws.
+ * (`DecoderOptions.origin`): whichever way the playhead arrived, a frame is the one a render draws (kept at
+ * `need`; `o.keep`: see keptSize).
  */
-export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: { from: number; length?: number }): FrameSource {
-  const { fps, speed, trim, path } = decoding
-  const texture = gpu.texture(null, need.width, need.height)
-  const store = new FrameStore(need.width * need.height * 4, STORE_BYTES)
+export function scrubbedVideo(gpu: Gpu, need: Size, clip: ClipDecoding, o: { from: number; length?: number; keep?: Size }): FrameSource {
+  const { fps, speed, trim, path } = clip
   const last = o.length !== undefined ? Math.ceil(o.length * fps) : Number.POSITIVE_INFINITY
+  const size = keptSize(need, last, o.keep)
+  const decoding = { ...clip, width: size.width, height: size.height }
+  const texture = gpu.texture(null, size.width, size.height)
+  const store = new FrameStore(size.width * size.height * 4, STORE_BYTES)
   // Key frames tell a cheap jump from a costly one; until they are known, a second's reading is the bound.
   let index: FrameIndex | undefined
   fileFrameIndex(path).then(
@@ -103,6 +106,17 @@ export function scrubbedVideo(gpu: Gpu, need: Size, decoding: ClipDecoding, o: {
       gpu.release(texture)
     },
   }
+}
+
+/**
+ * The size a clip's frames are decoded and kept at: `need`, unless the whole clip (`last` + 1 frames) would not
+ * fit the store at that size and the picture shows less (`OpenHints.keep`: a frame scaled down to
+ * `output.scaleTo`) — then that, drawn stretched: a little softer than the render's frame, where every jump into
+ * the clip would otherwise start a decoder seeking there.
+ */
+function keptSize(need: Size, last: number, keep: Size | undefined): Size {
+  const whole = (size: Size) => (last + 1) * size.width * size.height * 4 <= STORE_BYTES
+  return keep && !whole(need) ? keep : need
 }
 
 /** The clip frame of the key frame a seek to clip frame `slot` starts decoding at (`origin`: the clip's first frame, in ticks). */
