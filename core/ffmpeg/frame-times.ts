@@ -77,48 +77,44 @@ export function originIn(index: FrameIndex, trim: number): FrameOrigin | undefin
 const found = new Map<string, Promise<FrameOrigin | undefined>>()
 
 /** Where a decoder started at `trim` lays its frames (one ffprobe over the packets near `trim`, remembered). */
-export async function frameOrigin(path: string, trim: number, signal?: AbortSignal): Promise<FrameOrigin | undefined> {
-  const file = await stat(path).catch(() => undefined)
-  const key = `${path}\0${file?.size}\0${file?.mtimeMs}\0${trim}`
-  let origin = found.get(key)
-  if (!origin) {
+export function frameOrigin(path: string, trim: number, signal?: AbortSignal): Promise<FrameOrigin | undefined> {
+  return remembered(found, 512, path, String(trim), async () => {
     // Enough packets past the key frame before `trim` to reach it (reordered B-frames included); a longer GOP asks again.
-    origin = (async () => {
-      for (const count of [240, 2400]) {
-        const index = await readFrameIndex(path, { near: trim, count, signal })
-        if (!index) return undefined
-        const origin = originIn(index, trim)
-        // A reordered B-frame may still come: the window must reach a second past what it found (or the file's end).
-        const reach = origin ? origin.pts + index.timeBase[1] / index.timeBase[0] : Infinity
-        if (index.pts.length < count || index.pts.at(-1)! > reach || count === 2400) return origin
-      }
-    })()
-    if (found.size >= 512) found.delete(found.keys().next().value!)
-    found.set(key, origin)
-    origin.then(
-      (o) => o ?? found.delete(key),
-      () => found.delete(key),
-    )
-  }
-  return origin
+    for (const count of [240, 2400]) {
+      const index = await readFrameIndex(path, { near: trim, count, signal })
+      if (!index) return undefined
+      const origin = originIn(index, trim)
+      // A reordered B-frame may still come: the window must reach a second past what it found (or the file's end).
+      const reach = origin ? origin.pts + index.timeBase[1] / index.timeBase[0] : Infinity
+      if (index.pts.length < count || index.pts.at(-1)! > reach || count === 2400) return origin
+    }
+  })
 }
 
 /** Whole-file indexes already read, by file (path, size, mtime). */
 const indexes = new Map<string, Promise<FrameIndex | undefined>>()
 
 /** The packets of the whole file's video stream (one ffprobe reading every packet, remembered): its key frames. */
-export async function fileFrameIndex(path: string): Promise<FrameIndex | undefined> {
+export function fileFrameIndex(path: string): Promise<FrameIndex | undefined> {
+  return remembered(indexes, 64, path, '', () => readFrameIndex(path))
+}
+
+/**
+ * What `make` answers for this file as it is now (path, size, mtime) and `extra`, asked once: the oldest answer
+ * goes past `limit`, and a failure or an empty answer is forgotten so that the next call asks again.
+ */
+async function remembered<T>(memo: Map<string, Promise<T | undefined>>, limit: number, path: string, extra: string, make: () => Promise<T | undefined>) {
   const file = await stat(path).catch(() => undefined)
-  const key = `${path}\0${file?.size}\0${file?.mtimeMs}`
-  let index = indexes.get(key)
-  if (!index) {
-    index = readFrameIndex(path)
-    if (indexes.size >= 64) indexes.delete(indexes.keys().next().value!)
-    indexes.set(key, index)
-    index.then(
-      (i) => i ?? indexes.delete(key),
-      () => indexes.delete(key),
+  const key = `${path}\0${file?.size}\0${file?.mtimeMs}\0${extra}`
+  let answer = memo.get(key)
+  if (!answer) {
+    answer = make()
+    if (memo.size >= limit) memo.delete(memo.keys().next().value!)
+    memo.set(key, answer)
+    answer.then(
+      (a) => a ?? memo.delete(key),
+      () => memo.delete(key),
     )
   }
-  return index
+  return answer
 }
