@@ -5,23 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs'
  * really ran (the encoder's and decoders' arguments), not what a function says it would run.
  */
 export async function childCommands(during: Promise<unknown>): Promise<string[][]> {
-  const seen = new Map<string, string[]>()
-  const scan = () => {
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && !seen.has(d))) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-        if (ppid === process.pid) seen.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
-      } catch {} // gone between the listing and the read
-    }
-  }
-  const timer = setInterval(scan, 5)
-  try {
-    await during
-  } finally {
-    clearInterval(timer)
-  }
-  return [...seen.values()]
+  return sampleWhile(during, (pid) => statField(pid, 1) === process.pid)
 }
 
 /** The value after `flag` in a command line, or 'none'. */
@@ -33,24 +17,32 @@ export const argOf = (cmd: string[], flag: string): string => (cmd.includes(flag
  * when it starts do not count.
  */
 export async function groupCommands(pgid: number, during: Promise<unknown>): Promise<string[][]> {
-  const members = () =>
-    readdirSync('/proc').filter((d) => {
-      if (!/^\d+$/.test(d)) return false
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid
-      } catch {
-        return false // gone between the listing and the read
-      }
-    })
-  const before = new Set(members())
+  const inGroup = (pid: string) => statField(pid, 2) === pgid
+  const before = new Set(pids().filter(inGroup))
+  return sampleWhile(during, (pid) => !before.has(pid) && inGroup(pid))
+}
+
+const pids = () => readdirSync('/proc').filter((d) => /^\d+$/.test(d))
+
+/** Field `i` after the command name in /proc/<pid>/stat (0 state, 1 ppid, 2 pgid); undefined once the process is gone. */
+function statField(pid: string, i: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[i])
+  } catch {
+    return undefined // gone between the listing and the read
+  }
+}
+
+/** The command lines of the processes `wanted` picks, sampled from /proc every 5 ms while `during` runs. */
+async function sampleWhile(during: Promise<unknown>, wanted: (pid: string) => boolean): Promise<string[][]> {
   const seen = new Map<string, string[]>()
   const scan = () => {
-    for (const pid of members()) {
-      if (before.has(pid) || seen.has(pid)) continue
+    for (const pid of pids()) {
+      if (seen.has(pid) || !wanted(pid)) continue
       try {
         seen.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
-      } catch {}
+      } catch {} // gone between the read of its stat and of its command line
     }
   }
   const timer = setInterval(scan, 5)
