@@ -1,34 +1,41 @@
 #!/usr/bin/env node
-// Runs the uvu suite (TypeScript through tsx), one process per test file, and ends with one line
-// `N passed, N failed` (uvu prints no failed count and exits 0 when nothing ran; both are fixed here).
+// Runs the uvu suite, one process per test file, and ends with one line `N passed, N failed` (uvu prints no failed
+// count and exits 0 when nothing ran; both are fixed here). The files run from the compiled tree of
+// scripts/compile-tests.mjs (plain node, no loader); `--source` runs them through tsx from the sources instead.
 //
 // Two passes: every file on the embedded SQLite store, then the /v1 service suite (test/adapters/http) again on
-// PostgreSQL (REELFORGE_TEST_STORE=postgres) — the same tests against both stores. Files run in `--jobs` lanes
-// (default 2, env REELFORGE_TEST_JOBS), longest first by the last run's times; each lane has its own Redis
-// database, so files that flush theirs never meet. A file's output is printed whole when it ends (lanes never
-// interleave lines), and the 20 slowest files are listed at the end.
+// PostgreSQL (REELFORGE_TEST_STORE=postgres) — the same tests against both stores. Files run side by side on
+// `--jobs` cores (default 2, env REELFORGE_TEST_JOBS), longest first, more of them while the running ones wait
+// (scripts/test-schedule.mjs); each has its own Redis database, so files that flush theirs never meet. A file's
+// output is printed whole when it ends (never interleaved), and the 20 slowest and 10 costliest files at the end.
 //
 //   node scripts/run-tests.mjs                  the whole suite (npm test)
 //   node scripts/run-tests.mjs render painter   files whose path contains any of the words, SQLite only
 //   node scripts/run-tests.mjs --fast           the fast lane (npm run test:fast): no services, no browser
 //   node scripts/run-tests.mjs --skip fuzz,compat   everything but files whose path contains those words
+//   node scripts/run-tests.mjs --save-costs scripts/test-costs.json   also refresh the committed per-file costs
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { compileTests } from './compile-tests.mjs'
 import { FAST, LONG, SERIAL } from './test-lanes.mjs'
+import { loadCosts, saveCosts, schedule } from './test-schedule.mjs'
 
 const args = process.argv.slice(2)
 const option = (name) => {
   const i = args.indexOf(name)
   return i < 0 ? undefined : args.splice(i, 2)[1]
 }
-const fast = args.includes('--fast') && args.splice(args.indexOf('--fast'), 1)
+const flag = (name) => args.includes(name) && args.splice(args.indexOf(name), 1).length > 0
+const fast = flag('--fast')
+/** `--save-costs scripts/test-costs.json`: also write this run's per-file figures there (the committed baseline). */
+const saveTo = option('--save-costs')
+const fromSource = flag('--source') || process.env.REELFORGE_TEST_FROM_SOURCE === '1'
 /** `--skip fuzz,compat`: leave out files whose path contains any of these words. */
 const skip = (option('--skip') ?? '').split(',').filter(Boolean)
 const jobs = Math.max(1, Number(option('--jobs') ?? process.env.REELFORGE_TEST_JOBS ?? 2))
 /** A file that runs longer than this is stopped and counted as failed (a hung test must not hang CI). */
 const FILE_LIMIT_MS = Number(process.env.REELFORGE_TEST_FILE_LIMIT_MS ?? 25 * 60_000)
-const TIMES = 'node_modules/.cache/reelforge-test-times.json'
 
 const allFiles = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -50,17 +57,9 @@ const runs = [
     ? []
     : picked.filter((f) => f.startsWith('test/adapters/http/')).map((file) => ({ file, pass: 'postgres', env: { REELFORGE_TEST_STORE: 'postgres' } }))),
 ]
-let times = {}
-try {
-  times = JSON.parse(readFileSync(TIMES, 'utf8'))
-} catch {}
-const key = (r) => `${r.pass} ${r.file}`
-// Longest first, so the last file to end is a short one; unknown files count as long (they may be).
-const expected = (r) => times[key(r)] ?? (LONG.includes(r.file) ? 600_000 : 60_000)
-// SERIAL files first: at the start nothing runs yet, so one takes the machine at once. Anywhere else it would wait
-// for the other lane's current file to end (the compat file: 9 minutes) with its own lane idle.
-const serialFirst = (r) => (SERIAL.includes(r.file) ? 0 : 1)
-runs.sort((a, b) => serialFirst(a) - serialFirst(b) || expected(b) - expected(a))
+const costs = loadCosts()
+for (const r of runs) Object.assign(r, { key: `${r.pass} ${r.file}`, serial: SERIAL.includes(r.file) })
+const plan = schedule(runs, costs, { jobs, long: (r) => LONG.includes(r.file) })
 
 const children = new Set()
 process.once('SIGINT', () => {
@@ -74,14 +73,16 @@ process.once('SIGINT', () => {
 
 const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
 
-/** One file in its own process group, in lane `lane`; resolves with its counts, its output and its time. */
+/** One file in its own process group, in slot `lane`; resolves with its counts, its output and its time. */
 function runFile(run, lane) {
   const started = Date.now()
   const redis = `redis://127.0.0.1:${process.env.REELFORGE_TEST_REDIS_PORT ?? 6399}/${lane + 1}`
   // Through a shell whose `times` reports the CPU the file's whole process tree used (every process it waited
   // for: renders, ffmpeg, the browser), so the suite's cost is known per file, not only its wall time.
-  const script = `node_modules/.bin/tsx scripts/uvu-file.mjs "$0"; s=$?; echo; echo "${CPU_MARK}"; times; exit $s`
-  const child = spawn('/bin/sh', ['-c', script, run.file], {
+  const node = fromSource ? 'node_modules/.bin/tsx' : JSON.stringify(process.execPath)
+  const script = `${node} scripts/uvu-file.mjs "$0"; s=$?; echo; echo "${CPU_MARK}"; times; exit $s`
+  const child = spawn('/bin/sh', ['-c', script, fromSource ? run.file : run.file.replace(/\.ts$/, '.js')], {
+    cwd: tree,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
     env: { REELFORGE_TEST_REDIS_URL: redis, ...process.env, ...run.env, FORCE_COLOR: '0' },
@@ -141,39 +142,35 @@ function splitCpu(text) {
   return [text.slice(0, at).trimEnd(), seconds(user ?? '') + seconds(system ?? '')]
 }
 
+const tree = fromSource ? process.cwd() : await compileTests()
+console.log(`${runs.length} test files on ${jobs} core${jobs === 1 ? '' : 's'}`)
 const results = []
-const queue = [...runs]
 const wall = Date.now()
-/**
- * A lock the lanes share: an ordinary file holds it shared, a SERIAL file alone (it waits for the files running in
- * the other lanes to end, and they wait for it): such files rebuild what others read (dist/) or measure the machine.
- */
-const lock = { shared: 0, exclusive: false, waiting: [] }
-const wake = () => lock.waiting.splice(0).forEach((w) => w())
-async function withLock(alone, fn) {
-  while (lock.exclusive || (alone && lock.shared)) await new Promise((r) => lock.waiting.push(r))
-  if (alone) lock.exclusive = true
-  else lock.shared++
-  try {
-    return await fn()
-  } finally {
-    if (alone) lock.exclusive = false
-    else lock.shared--
-    wake()
+/** Runs in progress, each in a slot of its own (the slot picks its Redis database: files that flush theirs never meet). */
+const running = []
+await new Promise((allDone) => {
+  const dispatch = () => {
+    for (let run = plan.next(running); run && process.exitCode !== 130; run = plan.next(running)) {
+      const slot = [...Array(running.length + 1).keys()].find((i) => !running.some((r) => r.slot === i))
+      const entry = { ...run, slot }
+      running.push(entry)
+      runFile(run, slot).then((r) => {
+        running.splice(running.indexOf(entry), 1)
+        results.push(r)
+        report(r)
+        dispatch()
+      })
+    }
+    if (!running.length && (!plan.queue.length || process.exitCode === 130)) allDone()
   }
+  dispatch()
+})
+function report(r) {
+  const tag = r.failed ? 'FAIL' : 'ok'
+  const head = `── ${tag} ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}: ${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`
+  // Passing files print one line; a failing one prints its whole output (CI logs are read for these).
+  console.log(r.failed ? `${r.text.trimEnd()}\n${head}` : head)
 }
-async function lane(n) {
-  for (let run = queue.shift(); run && process.exitCode !== 130; run = queue.shift()) {
-    const r = await withLock(SERIAL.includes(run.file), () => runFile(run, n))
-    results.push(r)
-    const tag = r.failed ? 'FAIL' : 'ok'
-    const head = `── ${tag} ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}: ${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`
-    // Passing files print one line; a failing one prints its whole output (CI logs are read for these).
-    console.log(r.failed ? `${r.text.trimEnd()}\n${head}` : head)
-  }
-}
-console.log(`${runs.length} test files in ${jobs} lane${jobs === 1 ? '' : 's'}`)
-await Promise.all(Array.from({ length: Math.min(jobs, runs.length) }, (_, i) => lane(i)))
 
 const sum = results.reduce((s, r) => ({ passed: s.passed + r.passed, failed: s.failed + r.failed, skipped: s.skipped + r.skipped }), {
   passed: 0,
@@ -182,13 +179,13 @@ const sum = results.reduce((s, r) => ({ passed: s.passed + r.passed, failed: s.f
 })
 if (runs.length === 0) sum.failed = 1 // nothing ran: a broken selection, never a green run
 try {
-  mkdirSync('node_modules/.cache', { recursive: true })
-  writeFileSync(TIMES, JSON.stringify({ ...times, ...Object.fromEntries(results.map((r) => [key(r), r.ms])) }))
+  saveCosts(costs, results)
+  if (saveTo) saveCosts(costs, results, saveTo)
 } catch {}
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 20)
 const cpuTotal = results.reduce((s, r) => s + (r.cpu ?? 0), 0)
 console.log(
-  `\nslowest files (wall ${((Date.now() - wall) / 60_000).toFixed(1)} min in ${jobs} lane${jobs === 1 ? '' : 's'}; CPU ${(cpuTotal / 60).toFixed(1)} min):`,
+  `\nslowest files (wall ${((Date.now() - wall) / 60_000).toFixed(1)} min on ${jobs} core${jobs === 1 ? '' : 's'}; CPU ${(cpuTotal / 60).toFixed(1)} min):`,
 )
 const cpu = (r) => (r.cpu === undefined ? '' : `${r.cpu.toFixed(1).padStart(7)} CPU-s`)
 for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s ${cpu(r)}  ${r.file}${r.pass === 'postgres' ? ' [PostgreSQL]' : ''}`)

@@ -17,6 +17,7 @@ export const FAST = [
   'test/docs/links.test.ts',
   'test/docs/configuration.test.ts',
   'test/examples/gallery-contents.test.ts',
+  'test/tooling/',
 ]
 
 /**

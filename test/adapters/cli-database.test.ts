@@ -4,6 +4,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openDatabase } from '../../service/db/db.js'
 import { freshPostgres } from '../helpers/postgres.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // `keys` and `wallet` act on the service's database without starting it: on a PostgreSQL server named by
 // `--database` (adapters/cli/database-args.ts) they write where a running service reads.
@@ -11,8 +12,7 @@ import { freshPostgres } from '../helpers/postgres.js'
 test('the CLI manages keys and the wallet on PostgreSQL (--database)', async () => {
   const url = await freshPostgres()
   const run = promisify(execFile)
-  const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { cwd: new URL('../..', import.meta.url).pathname })
+  const cli = (...args: string[]) => run(process.execPath, cliArgs(...args), { cwd: new URL('../..', import.meta.url).pathname })
   const created = JSON.parse((await cli('keys', 'create', '--database', url, '--json')).stdout) as { key: string; accountId: string }
   const shown = JSON.parse((await cli('wallet', 'deposit', '25', '--key', created.key, '--database', url)).stdout)
   assert.is(shown.balance, 25)

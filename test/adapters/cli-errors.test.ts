@@ -4,13 +4,14 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { garbledVideo, tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // `reelforge render` fails the way the service does: one line that names the stage, the clip and the cause,
 // a non-zero exit, and a stack only when asked for with --debug.
 
 const root = new URL('../..', import.meta.url).pathname
 const dir = tempDir()
-const cli = (...args: string[]) => spawnSync('node_modules/.bin/tsx', ['adapters/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' })
+const cli = (...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8' })
 const STACK = /^\s+at /m
 const edit = (asset: object) => ({
   timeline: { tracks: [{ clips: [{ asset, start: 0, length: 3 }] }] },

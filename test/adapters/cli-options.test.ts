@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert'
 import { probe } from '../../kit.js'
 import { decodeFrames, mean, near } from '../helpers/frames.js'
 import { tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // The CLI run as a user runs it, in subprocesses: --version, validate, still (png and jpg), output overrides
 // (--quality included), merge fields and bulk renders from CSV and JSON, mistakes caught before any work, and the
@@ -13,7 +14,7 @@ import { tempDir } from '../helpers/media.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const dir = tempDir()
-const cli = (...args: string[]) => spawnSync('node_modules/.bin/tsx', ['adapters/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' })
+const cli = (...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8' })
 const write = (name: string, data: object | string) => {
   const path = join(dir, name)
   writeFileSync(path, typeof data === 'string' ? data : JSON.stringify(data))

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert'
 import { probe } from '../../kit.js'
 import { decodeFrames, mean, near } from '../helpers/frames.js'
 import { tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // `reelforge preview` as a user runs it: a page, the edit rendered, any frame at once, and a new render on save.
 
@@ -41,7 +42,7 @@ async function next(reader: ReadableStreamDefaultReader<Uint8Array>, name: strin
 
 /** `reelforge preview <args> --port 0` in a child, and the address it prints once it listens. */
 function startPreview(args: string[]) {
-  const child = spawn('node_modules/.bin/tsx', ['adapters/cli/main.ts', 'preview', ...args, '--port', '0'], { cwd: root })
+  const child = spawn(process.execPath, cliArgs('preview', ...args, '--port', '0'), { cwd: root })
   const url = new Promise<string>((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (d) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { garbledVideo, lavfi, solidPng, tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // `validate` checks the edit's form and names without fetching anything; `validate --probe` also fetches every
 // source, reads and decodes it, and looks up every font, so a missing image or a misspelt font fails before a
@@ -11,7 +12,7 @@ import { garbledVideo, lavfi, solidPng, tempDir } from '../helpers/media.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const dir = tempDir()
-const cli = (...args: string[]) => spawnSync('node_modules/.bin/tsx', ['adapters/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' })
+const cli = (...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8' })
 const write = (name: string, clips: object[], more: object = {}) => {
   const path = join(dir, name)
   writeFileSync(path, JSON.stringify({ timeline: { tracks: [{ clips }], ...more }, output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 12 } }))

@@ -5,6 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // The CLI as a user runs it: `reelforge story` offline with no key, and `--segments` checked before any work.
 
@@ -12,7 +13,7 @@ const root = new URL('../..', import.meta.url).pathname
 const dir = tempDir()
 // No key in the environment: the story must be made offline.
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_TEXT_BASE_URL: '', OPENAI_BASE_URL: '' }
-const cli = (...args: string[]) => spawnSync('node_modules/.bin/tsx', ['adapters/cli/main.ts', ...args], { cwd: root, encoding: 'utf8', env })
+const cli = (...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8', env })
 
 const test = suite('reelforge story and --segments')
 test('story: a narrated, captioned mp4 from a prompt, offline; the edit saved; its scenes printed', () => {

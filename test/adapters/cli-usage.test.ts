@@ -5,6 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 // The CLI's answers to a newcomer's slips, run as a user runs it: in a folder of their own (where a missing -o
 // puts the file), each mistake answered in one line that says what to do, with an exit status a script can test.
@@ -13,8 +14,7 @@ const root = new URL('../..', import.meta.url).pathname
 const home = tempDir()
 // tsx looks for tsconfig.json in the working folder; the service's decorators need this checkout's.
 const env = { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') }
-const cliIn = (cwd: string, ...args: string[]) =>
-  spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'adapters/cli/main.ts'), ...args], { cwd, env, encoding: 'utf8' })
+const cliIn = (cwd: string, ...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd, env, encoding: 'utf8' })
 const cli = (...args: string[]) => cliIn(home, ...args)
 const write = (name: string, data: object | string) => {
   const path = join(home, name)

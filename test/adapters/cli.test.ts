@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { tempDir } from '../helpers/media.js'
+import { cliArgs } from '../helpers/serve-child.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const dir = tempDir()
-const cli = (...args: string[]) => spawnSync('node_modules/.bin/tsx', ['adapters/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' })
+const cli = (...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8' })
 
 test('render: a bad edit exits 2 and prints every issue with its path', () => {
   const file = join(dir, 'bad.json')

@@ -9,12 +9,13 @@ import { tempDir } from '../helpers/media.js'
 import { pixelDiff, pngPixels, previewFixture } from '../helpers/preview.js'
 import { cpuTicks, pgrep, renderChildren, running, sleep, until } from '../helpers/processes.js'
 import { LOOPBACK, testService, titleEdit, type TestService } from '../helpers/service.js'
+import { runnable } from '../helpers/serve-child.js'
 
 // A preview session lives in a render process of its own, with its decoders: checked from outside — the API, and
 // the processes in /proc. An unchanged clip keeps its decoder across edits; an idle session ends with everything
 // it started; a runaway edit is killed at the time limit and takes no other session with it.
 
-const RUNAWAY = fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url))
+const RUNAWAY = runnable(fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url)))
 const dir = tempDir('reelforge-previews-e2e-')
 const fixture = await previewFixture(dir)
 

@@ -11,12 +11,13 @@ import { renderChildren, running, sleep, until } from '../helpers/processes.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { LOOPBACK, testService, titleEdit, type TestService } from '../helpers/service.js'
 import { startWebHost } from '../helpers/web-hosts.js'
+import { runnable } from '../helpers/serve-child.js'
 
 // A render slot is never lost: whatever a render is doing — downloading, stuck in one long synchronous step,
 // encoding — a cancel, its time budget or its memory ceiling ends its process and everything that process
 // started, and the next job takes the slot. Checked from outside: the API, and the processes in /proc.
 
-const RUNAWAY = fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url))
+const RUNAWAY = runnable(fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url)))
 const output = { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 }
 const oneClip = (asset: object, length = 2) => ({ timeline: { tracks: [{ clips: [{ asset, start: 0, length }] }] }, output })
 

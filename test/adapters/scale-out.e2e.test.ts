@@ -14,7 +14,7 @@ import { pgrep, running, sleep, until } from '../helpers/processes.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { freshRedis, REDIS_URL } from '../helpers/redis.js'
 import { s3Env, startS3 } from '../helpers/s3.js'
-import { api, freePort, startCli, stop, waitStatus } from '../helpers/serve-child.js'
+import { runnable, api, freePort, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 
 // Scaled out as docs/scaling.md says: two `reelforge serve` front ends and two `reelforge worker`s on one
 // PostgreSQL, one Redis (BullMQ) and one bucket (s3rver). Every event of a job reaches each receiver once with one
@@ -22,7 +22,7 @@ import { api, freePort, startCli, stop, waitStatus } from '../helpers/serve-chil
 // render process and everything it started within 2 s.
 
 type Proc = Awaited<ReturnType<typeof startCli>>
-const RUNAWAY = fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url))
+const RUNAWAY = runnable(fileURLToPath(new URL('../helpers/runaway-plugin.ts', import.meta.url)))
 const small = (text: string, seconds = 1) => ({
   timeline: { background: '#000000', tracks: [{ clips: [{ asset: { type: 'title', text }, start: 0, length: seconds }] }] },
   output: { format: 'mp4', size: { width: 160, height: 90 }, fps: 12 },

@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { defaultConfig } from '../../service/config.js'
 import { tempDir } from '../helpers/media.js'
-import { createKey, freePort, root, startCli, stop, tsx } from '../helpers/serve-child.js'
+import { cliArgs, createKey, freePort, root, startCli, stop } from '../helpers/serve-child.js'
 
 // `reelforge serve --shotstack --y-axis up` as typed: the flags (not the environment, emptied here) turn
 // Shotstack's surface on and set /v1's offset convention; a bad value stops the start before it listens.
@@ -31,7 +31,7 @@ test('--shotstack serves the Edit API with x-api-key; --y-axis up is the /v1 con
 test('a bad --y-axis exits 64 with the usage; a bad REELFORGE_Y_AXIS exits 1 naming it (nothing listens)', () => {
   const run = (args: string[], env: Record<string, string>) =>
     // The timeout turns a server that wrongly starts into a failure rather than a hang.
-    spawnSync(tsx, ['adapters/cli/main.ts', 'serve', '--port', '0', '--data', tempDir('reelforge-serve-bad-'), ...args], {
+    spawnSync(process.execPath, cliArgs('serve', '--port', '0', '--data', tempDir('reelforge-serve-bad-'), ...args), {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, ...noEnv, ...env },

@@ -7,7 +7,7 @@ import { probe } from '../../kit.js'
 import { tempDir } from '../helpers/media.js'
 import { groupPids } from '../../service/isolation/process-group.js'
 import { pgrep, running, sleep, until } from '../helpers/processes.js'
-import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../helpers/serve-child.js'
+import { runnable, api, createKey, freePort, serve, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 
 const e2e = suite('reelforge serve (a real socket, a child process)')
 e2e('key from the CLI, the dashboard address printed, submit, poll until COMPLETE, download, ffprobe', async () => {
@@ -76,7 +76,7 @@ e2e('SIGTERM with a render and a frame in flight → the frame ends at once, the
   const data = tempDir('reelforge-sigterm-')
   const key = createKey(data)
   const port = await freePort()
-  const runaway = new URL('../helpers/runaway-plugin.ts', import.meta.url).pathname
+  const runaway = runnable(new URL('../helpers/runaway-plugin.ts', import.meta.url).pathname)
   const env = { REELFORGE_STOP_GRACE_S: '2', REELFORGE_PLUGINS: runaway, REELFORGE_ALLOW_NETWORKS: '127.0.0.0/8' }
   let server = await serve(data, port, env)
   const long = {

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import { tempDir } from '../helpers/media.js'
 import { pgrep, running, sleep } from '../helpers/processes.js'
 import { startReceiver } from '../helpers/receiver.js'
-import { api, createKey, freePort, root, serve, stop, tsx } from '../helpers/serve-child.js'
+import { runnable, cliArgs, api, createKey, freePort, root, serve, stop } from '../helpers/serve-child.js'
 
 /**
  * A bounded soak of a real `reelforge serve` on loopback: SOAK_JOBS submissions from two live accounts and a
@@ -23,9 +23,9 @@ const soak = suite('soak: cancels, runaway inputs and kill -9s never lose a slot
 soak(`${JOBS} submissions, ${CANCELS * 100} % cancelled, 5 % runaway, ${KILLS} kill -9s: everything settles exactly`, async () => {
   const data = tempDir('reelforge-soak-')
   const accounts = [createKey(data, 1_000_000), createKey(data, 1_000_000)]
-  const sandbox = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--sandbox', '--data', data], { cwd: root, encoding: 'utf8' }).stdout.trim()
+  const sandbox = spawnSync(process.execPath, cliArgs('keys', 'create', '--sandbox', '--data', data), { cwd: root, encoding: 'utf8' }).stdout.trim()
   const rx = await startReceiver()
-  const runaway = new URL('../helpers/runaway-plugin.ts', import.meta.url).pathname
+  const runaway = runnable(new URL('../helpers/runaway-plugin.ts', import.meta.url).pathname)
   const env = {
     REELFORGE_ALLOW_NETWORKS: '127.0.0.0/8',
     REELFORGE_PLUGINS: runaway,

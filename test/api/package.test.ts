@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { probe } from '../../kit.js'
@@ -10,7 +10,9 @@ import { tempDir } from '../helpers/media.js'
 // folder, then imported, typed, and run through its bin. Install scripts are skipped and gl's addon is copied from
 // this checkout (the same machine already compiled it: a second 2.5-minute build would test nothing new).
 
-const root = new URL('../..', import.meta.url).pathname
+// The repository itself, also when the suite runs from the compiled tree (scripts/compile-tests.mjs), whose files
+// are links that npm would not pack.
+const root = `${dirname(realpathSync(new URL('../../package.json', import.meta.url)))}/`
 const dir = tempDir('reelforge-pack-')
 const run = (cmd: string, args: string[], cwd: string) => {
   try {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { exportedNames } from '../helpers/exports.js'
+import { runnable } from '../helpers/serve-child.js'
 
 const root = new URL('../..', import.meta.url).pathname
 
@@ -48,12 +49,14 @@ test("importing 'reelforge' does not load the service", async () => {
   // reflect-metadata polyfill first of all, so Reflect.getMetadata appears exactly when the service is loaded.
   const loads = (entry: string) => {
     const script = `await import('${entry}'); console.log(typeof Reflect.getMetadata)`
-    const res = spawnSync(`${root}node_modules/.bin/tsx`, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
+    // Compiled where the suite runs from the compiled tree (scripts/compile-tests.mjs), else the sources through tsx.
+    const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : []
+    const res = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
     assert.is(res.status, 0, res.stderr)
     return res.stdout.trim().split('\n').at(-1) === 'function'
   }
-  assert.not.ok(loads('./index.ts'), 'reelforge loaded the service')
-  assert.ok(loads('./adapters/http/create-service.ts'), 'the probe cannot tell')
+  assert.not.ok(loads(runnable(`${root}index.ts`)), 'reelforge loaded the service')
+  assert.ok(loads(runnable(`${root}adapters/http/create-service.ts`)), 'the probe cannot tell')
 })
 
 test.run()

@@ -8,6 +8,7 @@ import { go, near, pixelAt, shot, signIn, unlabelledControls } from '../helpers/
 import { solidPng, tempDir } from '../helpers/media.js'
 import { DEFAULT_LIMITS } from '../../service/config.js'
 import { testService, type TestService } from '../helpers/service.js'
+import { runnable } from '../helpers/serve-child.js'
 
 // The dashboard's visual editor in Debian's Chromium against a real server: pointer drags on the timeline and
 // the preview, the inspector, keyboard shortcuts, templates and a render — each checked in the edit's JSON,
@@ -17,7 +18,7 @@ const ctx = {} as { svc: TestService; http: Awaited<ReturnType<typeof listen>>; 
 const test = suite('visual editor in a browser', ctx)
 test.before(async () => {
   // A custom transition, effect, filter and fit, as an operator's REELFORGE_PLUGINS would add them.
-  const custom = fileURLToPath(new URL('../helpers/custom-look-plugins.ts', import.meta.url))
+  const custom = runnable(fileURLToPath(new URL('../helpers/custom-look-plugins.ts', import.meta.url)))
   ctx.svc = await testService({ start: true, config: { pluginModules: [custom] } })
   ctx.http = await listen(ctx.svc)
   ctx.browser = await launchBrowser()

@@ -26,7 +26,9 @@ const local = Object.fromEntries(Object.keys(process.env).flatMap((k) => (/_API_
 // own size — where the thumbnails are drawn — and written at 512×288. (`--resolution preview` would lay them out
 // at 512×288, where sizes in pixels are larger.)
 const copy = join(dir, 'examples')
-cpSync(join(root, 'examples'), copy, { recursive: true })
+// Copies of the files (`dereference`): in the compiled tree examples/ is a link, and a copied link would let the
+// rewrites below reach the repository's own examples.
+cpSync(join(root, 'examples'), copy, { recursive: true, dereference: true })
 for (const f of files) {
   const edit = JSON.parse(readFileSync(join(root, 'examples', f), 'utf8'))
   // 15 fps, preview's own, where the edit has 25 (all but the GIF's 12): a frame at every thumbnail time still.

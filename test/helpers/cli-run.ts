@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { root } from './serve-child.js'
+import { cliArgs, root } from './serve-child.js'
 
 /** What a finished `reelforge` command printed (stdout and stderr together), how it ended and how long it took. */
 export interface CliRun {
@@ -15,7 +15,7 @@ export interface CliRun {
  */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
   const started = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(...args), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { tempDir } from './media.js'
-import { root } from './serve-child.js'
+import { root, scriptArgs } from './serve-child.js'
 
 /**
  * The shell blocks of a runbook (docs/operations.md): each ```sh fence right after a `<!-- runbook: KIND -->`
@@ -31,9 +30,10 @@ export const exportedNames = (code: string) =>
  * run its build: documents call `reelforge …` as an operator types it.
  */
 export function reelforgeShim(file: string): void {
-  const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href
-  // From any folder: tsx takes the checkout's tsconfig (decorators) from the variable, not from the cwd.
-  const shim = `#!/bin/sh\nTSX_TSCONFIG_PATH="${join(root, 'tsconfig.json')}" exec "${process.execPath}" --import "${loader}" "${join(root, 'adapters/cli/main.ts')}" "$@"\n`
+  // From any folder: tsx (running from the sources) takes the checkout's tsconfig (decorators) from the variable,
+  // not from the cwd; the compiled tree needs no loader.
+  const command = scriptArgs('adapters/cli/main.ts').map((a) => `"${a}"`)
+  const shim = `#!/bin/sh\nTSX_TSCONFIG_PATH="${join(root, 'tsconfig.json')}" exec "${process.execPath}" ${command.join(' ')} "$@"\n`
   writeFileSync(file, shim)
   chmodSync(file, 0o755)
 }

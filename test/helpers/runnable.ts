@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { tempDir } from './media.js'
 import { reelforgeShim } from './runbook.js'
-import { root } from './serve-child.js'
+import { root, runnable } from './serve-child.js'
 
 /** The documents a newcomer reads: README and every file in docs/. */
 export const documents = () => [
@@ -83,9 +83,11 @@ export function appFolder(): string {
   mkdirSync(pkg)
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'docs-example', private: true, type: 'module' }))
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'reelforge', type: 'module', exports: { '.': './index.js', './kit': './kit.js' } }))
-  for (const entry of ['index', 'kit']) writeFileSync(join(pkg, `${entry}.js`), `export * from '${pathToFileURL(join(root, `${entry}.ts`)).href}'\n`)
+  for (const entry of ['index', 'kit']) writeFileSync(join(pkg, `${entry}.js`), `export * from '${pathToFileURL(runnable(join(root, `${entry}.ts`))).href}'\n`)
   reelforgeShim(join(dir, 'node_modules', '.bin', 'reelforge'))
-  cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true })
+  // Copies of the files (`dereference`): in the compiled tree examples/ is a link, and a copied link would let the
+  // rewrites below reach the repository's own examples.
+  cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true, dereference: true })
   return dir
 }
 

@@ -1,11 +1,35 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import * as assert from 'uvu/assert'
 
 // `reelforge serve` as a real child process: for end-to-end and kill -9 tests.
 export const root = new URL('../..', import.meta.url).pathname
 export const tsx = join(root, 'node_modules/.bin/tsx')
+
+/**
+ * A repository module as the suite runs it: its compiled `.js` twin where the suite runs from the compiled tree
+ * (scripts/compile-tests.mjs), else the `.ts` itself, which tsx loads. For plugin modules handed to the service.
+ */
+export function runnable(path: string): string {
+  const js = path.replace(/\.ts$/, '.js')
+  return js !== path && existsSync(js) ? js : path
+}
+
+/**
+ * `node` arguments that run a repository script as one process — compiled, or through tsx's loader from the sources
+ * (not the tsx CLI, which would run the script as a grandchild that SIGKILL would miss).
+ */
+export function scriptArgs(path: string): string[] {
+  const file = resolve(root, path)
+  const run = runnable(file)
+  return run !== file ? [run] : ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, file]
+}
+
+/** `node` arguments for `reelforge <args>`. */
+export const cliArgs = (...args: string[]) => scriptArgs('adapters/cli/main.ts').concat(args)
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -26,7 +50,7 @@ export async function startCli(
   timeoutMs: number,
 ): Promise<{ child: ChildProcess; log: () => string }> {
   // One process (not the tsx CLI, which would run the command as a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(...args), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,10 +97,10 @@ export async function waitStatus(port: number, key: string, id: string, statuses
 }
 /** A live key from the CLI, funded with the CLI (live renders need prepaid credits). */
 export const createKey = (data: string, credits = 500) => {
-  const r = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--data', data], { cwd: root, encoding: 'utf8' })
+  const r = spawnSync(process.execPath, cliArgs('keys', 'create', '--data', data), { cwd: root, encoding: 'utf8' })
   assert.is(r.status, 0, r.stderr)
   const key = r.stdout.trim()
-  const w = spawnSync(tsx, ['adapters/cli/main.ts', 'wallet', 'deposit', String(credits), '--key', key, '--data', data], { cwd: root, encoding: 'utf8' })
+  const w = spawnSync(process.execPath, cliArgs('wallet', 'deposit', String(credits), '--key', key, '--data', data), { cwd: root, encoding: 'utf8' })
   assert.is(w.status, 0, w.stderr)
   assert.is(JSON.parse(w.stdout).balance, credits)
   return key

@@ -10,7 +10,7 @@ import { decodeFrames, isRed, locate } from '../helpers/frames.js'
 import { indexedVideo, solidPng, tempDir } from '../helpers/media.js'
 import { startPythonServer } from '../helpers/python-http.js'
 import { startS3 } from '../helpers/s3.js'
-import { createKey, freePort, root, serve, stop, tsx } from '../helpers/serve-child.js'
+import { cliArgs, createKey, freePort, root, serve, stop } from '../helpers/serve-child.js'
 
 // A stranger's migration: `reelforge serve --shotstack`, keys from the CLI, media on Python's http.server,
 // and their existing SDK code with only `basePath` changed.
@@ -26,7 +26,7 @@ const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const child = await serve(data, port, { REELFORGE_SHOTSTACK: '1', REELFORGE_ALLOW_NETWORKS: '127.0.0.0/8' })
 const live = createKey(data)
-const sandbox = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--sandbox', '--data', data], { cwd: root, encoding: 'utf8' }).stdout.trim()
+const sandbox = spawnSync(process.execPath, cliArgs('keys', 'create', '--sandbox', '--data', data), { cwd: root, encoding: 'utf8' }).stdout.trim()
 
 function clientFor(path: string, key: string) {
   const client = new Shotstack.ApiClient(`${base}${path}`)
@@ -227,7 +227,7 @@ test("the SDK's ServeApi transfers a render's file and a URL to S3 on v1 and sta
   })
   assert.is(put.status, 200)
   const { account_id } = (await (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${live}` } })).json()) as any
-  const stageKey = spawnSync(tsx, ['adapters/cli/main.ts', 'keys', 'create', '--sandbox', '--account', account_id, '--data', data], {
+  const stageKey = spawnSync(process.execPath, cliArgs('keys', 'create', '--sandbox', '--account', account_id, '--data', data), {
     cwd: root,
     encoding: 'utf8',
   })

@@ -70,7 +70,10 @@ client('openapi-typescript generates types from /v1/openapi.json, and the client
   assert.equal(problems, [])
 })
 client('the same client code renders against the listening server: POST /v1/render, then GET /v1/render/{id} until COMPLETE', async () => {
-  const { renderAndWait } = await import(pathToFileURL(join(dir, 'client.ts')).href)
+  // Compiled as its user would ship it (types erased by TypeScript itself), so plain node runs it too.
+  const js = ts.transpileModule(CLIENT, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText
+  writeFileSync(join(dir, 'client.mjs'), js)
+  const { renderAndWait } = await import(pathToFileURL(join(dir, 'client.mjs')).href)
   const done = await renderAndWait(base, svc.live)
   assert.is(done.status, 'COMPLETE', JSON.stringify(done))
   assert.match(done.url, new RegExp(`/v1/files/${done.jobId}/`))

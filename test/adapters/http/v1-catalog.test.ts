@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { builtinFonts } from '../../../plugins/index.js'
 import { listen } from '../../helpers/browser.js'
 import { type TestService, testService } from '../../helpers/service.js'
+import { runnable } from '../../helpers/serve-child.js'
 
 // What an editor may offer: the renderer's plugin names (custom plugin modules included), each of which the
 // validation then accepts, and the font families — built-in and the account's uploads.
@@ -12,7 +13,7 @@ import { type TestService, testService } from '../../helpers/service.js'
 const ctx = {} as { svc: TestService; http: Awaited<ReturnType<typeof listen>> }
 const test = suite('/v1/plugins and /v1/fonts', ctx)
 test.before(async () => {
-  const custom = fileURLToPath(new URL('../../helpers/custom-look-plugins.ts', import.meta.url))
+  const custom = runnable(fileURLToPath(new URL('../../helpers/custom-look-plugins.ts', import.meta.url)))
   ctx.svc = await testService({ start: true, config: { pluginModules: [custom] } })
   ctx.http = await listen(ctx.svc)
 })

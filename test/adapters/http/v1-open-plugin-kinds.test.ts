@@ -5,6 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { listen } from '../../helpers/browser.js'
 import { type TestService, testService } from '../../helpers/service.js'
+import { runnable } from '../../helpers/serve-child.js'
 
 // A server started with a plugin module (`REELFORGE_PLUGINS`) takes that module's output format and fit over
 // HTTP as it takes a custom transition: `output.format: "avif"` renders through the plugin, the stored file has
@@ -13,7 +14,7 @@ import { type TestService, testService } from '../../helpers/service.js'
 const ctx = {} as { svc: TestService; http: Awaited<ReturnType<typeof listen>> }
 const test = suite('/v1 with plugin output formats and fits', ctx)
 test.before(async () => {
-  const module = fileURLToPath(new URL('../../helpers/open-kind-plugins.ts', import.meta.url))
+  const module = runnable(fileURLToPath(new URL('../../helpers/open-kind-plugins.ts', import.meta.url)))
   ctx.svc = await testService({ start: true, config: { pluginModules: [module] } })
   ctx.http = await listen(ctx.svc)
 })

@@ -7,6 +7,7 @@ import { IsolatedRenderer } from '../../../service/isolation/isolated-renderer.j
 import { crashTest, CRASH_MESSAGE } from '../../helpers/crash-plugin.js'
 import { garbledVideo, tempDir } from '../../helpers/media.js'
 import { LOOPBACK, testService, titleEdit } from '../../helpers/service.js'
+import { runnable } from '../../helpers/serve-child.js'
 
 // A render that dies says why in the job's `error`: the stage, the clip, and the exception's message or the
 // ffmpeg line that matters — never the last line a dying process printed ("Node.js v20…").
@@ -20,7 +21,7 @@ const errors = suite('render failures name their stage, clip and cause')
 errors('an uncaught exception thrown inside a plugin in the render process → the stage, the clip and its message', async () => {
   // The service's renderer with one more asset plugin, in this process (validation) and in its render processes.
   const local = createRenderer({ plugins: [crashTest], cacheDir: join(dir, 'cache'), network: LOOPBACK })
-  const pluginModule = fileURLToPath(new URL('../../helpers/crash-plugin.ts', import.meta.url))
+  const pluginModule = runnable(fileURLToPath(new URL('../../helpers/crash-plugin.ts', import.meta.url)))
   const isolated = new IsolatedRenderer(
     local,
     () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '', pluginModules: [pluginModule] }),

@@ -11,6 +11,7 @@ import { freshPostgres, TEST_STORE } from '../../helpers/postgres.js'
 import { openaiProvider } from '../../../index.js'
 import { fakeOpenAI } from '../../helpers/fake-vendors.js'
 import { titleEdit, testService } from '../../helpers/service.js'
+import { scriptArgs } from '../../helpers/serve-child.js'
 
 /** The ledger's own sums, which the wallet totals must equal. */
 async function ledgerTotals(db: Db, account: string) {
@@ -167,7 +168,7 @@ crash('the job renders again after the restart and is charged exactly once', asy
   const port = 4100 + (process.pid % 800)
   const root = new URL('../../..', import.meta.url).pathname
   const env = { ...process.env, ...(databaseUrl ? { REELFORGE_DATABASE_URL: databaseUrl } : {}) }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/crash-on-settle.ts', data, String(port)], {
+  const child = spawn(process.execPath, [...scriptArgs('test/helpers/crash-on-settle.ts'), data, String(port)], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
