@@ -7,7 +7,6 @@ import * as assert from 'uvu/assert'
 
 // `reelforge serve` as a real child process: for end-to-end and kill -9 tests.
 export const root = new URL('../..', import.meta.url).pathname
-export const tsx = join(root, 'node_modules/.bin/tsx')
 
 /**
  * A repository module as the suite runs it: its compiled `.js` twin where the suite runs from the compiled tree
