@@ -21,11 +21,11 @@ export const FAST = [
 ]
 
 /**
- * Files that must have the machine to themselves: they rebuild what other files read (`npm pack` runs prepack,
- * which removes and rebuilds dist/ — the dashboard bundle that served pages come from), load both cores on
- * purpose, or compare timings that a neighbour in the other lane would spoil.
+ * Files that must have the machine to themselves: they would rebuild what other files read, load every core on
+ * purpose, or compare timings that a neighbour would spoil. None today: the package test packs from a copy of the
+ * checkout, so its prepack no longer rebuilds the dist/ that served dashboard pages come from.
  */
-export const SERIAL = ['test/api/package.test.ts']
+export const SERIAL = []
 
 /**
  * Files known to take minutes, started first when no earlier run's times are at hand (a clean CI checkout), so the

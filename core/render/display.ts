@@ -8,7 +8,7 @@ import { RenderError } from '../errors.js'
  * process and stops it on exit, so users never configure anything.
  */
 
-let owned: { display: string; child: ChildProcess } | undefined
+let owned: { display: string; child: ChildProcess; server?: number } | undefined
 
 // Xvfb under a watchdog shell: it stops the server when this process dies, even by SIGKILL, without
 // reelforge installing signal handlers that would fight the host application's own.
@@ -31,7 +31,11 @@ export function ensureDisplay(): Promise<string> {
  * but Xlib ends the process at its next request to the dead server: a long-lived process should retire.
  */
 export function displayLost(): boolean {
-  return owned !== undefined && (owned.child.exitCode !== null || owned.child.signalCode !== null)
+  if (!owned) return false
+  if (owned.child.exitCode !== null || owned.child.signalCode !== null) return true
+  // The watchdog notices a dead server only at its next poll (a second): ask the kernel about Xvfb itself, or a
+  // render finishing in that second would leave this process to take the next one and die in it.
+  return owned.server !== undefined && !alive(owned.server)
 }
 
 /** True when this process started (and will stop) the X server it draws on. */
@@ -54,7 +58,7 @@ async function startXvfb(): Promise<string> {
     if (ready === 'up') {
       child.unref()
       ;(child.stderr as unknown as { unref?: () => void }).unref?.()
-      owned = { display, child }
+      owned = { display, child, server: lockPid(n) }
       process.env.DISPLAY = display
       registerCleanup()
       return display
@@ -76,11 +80,8 @@ function reclaimIfStale(n: number): boolean {
   const lock = `/tmp/.X${n}-lock`
   const socket = `/tmp/.X11-unix/X${n}`
   if (!existsSync(lock)) return !existsSync(socket)
-  let pid = Number.NaN
-  try {
-    pid = Number.parseInt(readFileSync(lock, 'utf8'), 10)
-  } catch {}
-  if (!(pid > 0) || alive(pid)) return false
+  const pid = lockPid(n)
+  if (pid === undefined || alive(pid)) return false
   try {
     rmSync(socket, { force: true })
     rmSync(lock, { force: true })
@@ -90,12 +91,27 @@ function reclaimIfStale(n: number): boolean {
   return true
 }
 
+/** The pid an X server wrote into display `n`'s lock file, if there is one. */
+function lockPid(n: number): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(`/tmp/.X${n}-lock`, 'utf8'), 10)
+    return pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  // A zombie (killed, not yet reaped by the watchdog) answers signal 0 but serves nothing.
+  try {
+    return !/^\d+ \(.*\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
   }
 }
 

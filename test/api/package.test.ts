@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -23,9 +23,22 @@ const run = (cmd: string, args: string[], cwd: string) => {
   }
 }
 
+/**
+ * What `npm pack` builds from, copied from the checkout (node_modules linked): prepack removes and rebuilds dist/
+ * there, so the files running beside this one keep reading the checkout's own dist/ (the dashboard bundle).
+ */
+function packSource(): string {
+  const source = join(dir, 'source')
+  const inputs = ['package.json', 'package-lock.json', 'tsconfig.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'scripts', 'index.ts', 'kit.ts']
+  for (const name of [...inputs, 'service-entry.ts', 'core', 'plugins', 'service', 'adapters'])
+    cpSync(join(root, name), join(source, name), { recursive: true, dereference: true })
+  symlinkSync(join(root, 'node_modules'), join(source, 'node_modules'))
+  return source
+}
+
 test('npm pack → npm install <tgz> in a clean folder: it renders, its bin runs, its types resolve; only what runs ships', async () => {
   // prepack's own output (the dashboard build) comes first on stdout; the JSON report is the rest.
-  const out = run('npm', ['pack', '--json', '--pack-destination', dir], root)
+  const out = run('npm', ['pack', '--json', '--pack-destination', dir], packSource())
   const packed = JSON.parse(out.slice(out.search(/^\[/m))) as { filename: string; files: { path: string }[] }[]
   const files = packed[0]!.files.map((f) => f.path)
   assert.ok(files.includes('LICENSE') && files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('dist/dashboard/app.js'))

@@ -76,4 +76,43 @@ process.stdin.once('data', async () => { console.log(await ensureDisplay()); pro
   }
 })
 
+test('a killed Xvfb counts as lost at once, not a second later at the next poll of its watchdog', async () => {
+  // A render process asks displayLost() as each render ends, to retire before Xlib kills it in the next one.
+  const env = { ...process.env }
+  delete env.DISPLAY
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `import { displayLost, ensureDisplay } from './core/render/display.ts'
+console.log(await ensureDisplay())
+process.stdin.on('data', () => console.log(String(displayLost())))`,
+    ],
+    { cwd: new URL('../..', import.meta.url).pathname, env, stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  let out = ''
+  child.stdout.on('data', (d) => (out += d))
+  try {
+    for (let i = 0; i < 100 && !/^:\d+\n/.test(out); i++) await new Promise((r) => setTimeout(r, 100))
+    const display = out.trim()
+    assert.match(display, /^:\d+$/)
+    const ask = async () => {
+      const before = out.length
+      child.stdin.write('?\n')
+      for (let i = 0; i < 50 && out.length === before; i++) await new Promise((r) => setTimeout(r, 20))
+      return out.slice(before).trim()
+    }
+    assert.is(await ask(), 'false')
+    const server = spawnSync('pgrep', ['-f', `^Xvfb ${display} `], { encoding: 'utf8' }).stdout.trim()
+    process.kill(Number(server), 'SIGKILL')
+    await new Promise((r) => setTimeout(r, 50))
+    assert.is(await ask(), 'true')
+  } finally {
+    child.kill()
+  }
+})
+
 test.run()
