@@ -110,6 +110,12 @@ export interface RenderOptions {
    * sessions are few (consumer cards cap them) while pieces are many.
    */
   cpuEncoder?: boolean
+  /**
+   * Encode for speed over file size: x264's `ultrafast` preset and AAC's fast coder, at the same CRF and bitrate.
+   * For drafts whose file is looked at, not kept — a compatibility pass over many edits (`reelforge compat`) spends
+   * about half its CPU in the encoder at preview size otherwise. Same frames, timing and streams; a larger file.
+   */
+  draft?: boolean
 }
 
 export interface RenderResult {
@@ -244,6 +250,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
               signal,
               cores: opts.cores,
               cpuEncoder: opts.cpuEncoder,
+              draft: opts.draft,
               pixelFormat: plan.yuv ? 'yuv420p' : 'rgba',
             }),
           ),

@@ -229,6 +229,8 @@ export interface OutputSpec {
   cores?: number
   /** Encode on the CPU even where NVENC works (`RenderOptions.cpuEncoder`). */
   cpuEncoder?: boolean
+  /** Encode for speed over size (`RenderOptions.draft`): the encoder's fastest settings at the same quality target. */
+  draft?: boolean
   /** Layout of the frames `write` gets: RGBA (4 bytes a pixel, the default) or I420 packed on the GPU (`yuvFrames`). */
   pixelFormat?: 'rgba' | 'yuv420p'
 }

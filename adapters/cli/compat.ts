@@ -9,7 +9,7 @@ const USAGE = `usage: reelforge compat <dir> [--full] [--only a.json,b.json] [--
 Renders every Shotstack edit in <dir> offline (remote media replaced by generated stand-ins served on
 loopback) and prints, per file: accepted, rendered, expected vs actual duration, the layout check (every
 clip with an offset drawn on the side it says), and warnings.
---full renders at each edit's own size (default: preview, at most 512 px on the long side).
+--full renders at each edit's own size and encodes as a real render (default: preview, at most 512 px on the long side, draft encoding).
 --y-axis sets the sign of offset.y (default up, Shotstack's; down flips it, and the layout check fails).
 --skip-layout leaves out the layout check (about half the run's time).`
 

@@ -16,7 +16,10 @@ export interface CompatOptions {
   dir: string
   /** Only these file names (default: every `.json` in `dir`). */
   files?: string[]
-  /** `preview` (default) renders at most 512 px on the long side; `full` at the edit's own size. */
+  /**
+   * `preview` (default) renders at most 512 px on the long side, encoded as a draft (`RenderOptions.draft`: the
+   * encoder's fastest settings, a larger file of the same frames); `full` at the edit's own size, encoded as usual.
+   */
   scale?: 'preview' | 'full'
   /** Frame rate of preview renders (default: the edit's own, else 25): fewer frames for a quicker pass. */
   fps?: number
@@ -120,7 +123,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
       result.expected = await expectedDuration(valid)
       result.fps = Number((valid.output as { fps?: number }).fps ?? 25)
       const out = join(outDir, `${basename(file, '.json')}.${String((valid.output as { format?: string }).format ?? 'mp4')}`)
-      const render = await renderer.render(offline as Edit, { out })
+      const render = await renderer.render(offline as Edit, { out, draft: opts.scale !== 'full' })
       result.rendered = true
       result.output = render.path
       result.warnings = render.warnings.map((w) => ({ ...w, cause: causeOf(w, replaced) }))

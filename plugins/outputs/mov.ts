@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { audioBitrate, h264Args, mapArgs, pictureArgs, threadArgs } from './args.js'
+import { aacArgs, h264Args, mapArgs, pictureArgs, threadArgs } from './args.js'
 
 /**
  * `mov`: H.264 + AAC in QuickTime; with `quality` high or veryhigh, ProRes 422 (10-bit 4:2:2, the editing
@@ -21,7 +21,7 @@ export const mov = defineOutputPlugin({
           ...threadArgs(spec.cores),
         ]
       : await h264Args(spec)
-    const audio = prores ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]
+    const audio = prores ? ['-c:a', 'pcm_s16le'] : aacArgs(spec)
     return createFfmpegSink(spec, [
       ...mapArgs(spec, audio),
       ...pictureArgs(spec, prores ? 'yuv422p10le' : 'yuv420p'),

@@ -1,5 +1,5 @@
 import { createFfmpegSink, defineOutputPlugin } from '../../core/index.js'
-import { audioBitrate, h264Args, mapArgs, pictureArgs } from './args.js'
+import { aacArgs, h264Args, mapArgs, pictureArgs } from './args.js'
 
 /** `mp4`: H.264 (yuv420p; NVENC where it works, else x264) + AAC, `+faststart` so browsers play it while it downloads. */
 export const mp4 = defineOutputPlugin({
@@ -11,7 +11,7 @@ export const mp4 = defineOutputPlugin({
   yuvFrames: true,
   open: async (spec) =>
     createFfmpegSink(spec, [
-      ...mapArgs(spec, ['-c:a', 'aac', '-b:a', audioBitrate(spec.quality)]),
+      ...mapArgs(spec, aacArgs(spec)),
       ...pictureArgs(spec, 'yuv420p'),
       ...(await h264Args(spec)),
       '-movflags',

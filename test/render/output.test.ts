@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -6,7 +6,7 @@ import { pgrep, running } from '../helpers/processes.js'
 import { createRenderer, RenderError, type Edit } from '../../index.js'
 import { builtinFonts, builtinPlugins, createCompositor, DEFAULT_FONT, probe } from '../../kit.js'
 import { isFastStart } from '../helpers/frames.js'
-import { solidPng, tempDir } from '../helpers/media.js'
+import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 
 const dir = tempDir()
 const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
@@ -72,6 +72,22 @@ mp4('quality maps to the encoder: verylow files are smaller than veryhigh', asyn
   const low = await render(edit('verylow'))
   const high = await render(edit('veryhigh'))
   assert.ok(low.bytes < high.bytes, `${low.bytes} < ${high.bytes}`)
+})
+mp4('a draft encodes for speed (x264 ultrafast, fast AAC): the same frames, rate and streams, only a larger file', async () => {
+  const tone = await lavfi('sine=f=440:r=48000:d=2', join(dir, 'tone.m4a'))
+  const edit = {
+    timeline: { soundtrack: { src: tone }, tracks: [{ clips: [{ asset: { type: 'image', src: png }, start: 0, length: 2, transition: { in: 'fade' } }] }] },
+    output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 },
+  } as Edit
+  const kept = await renderer.render(edit, { out: join(dir, 'kept.mp4') })
+  const draft = await renderer.render(edit, { out: join(dir, 'draft.mp4'), draft: true })
+  const streams = async (path: string) =>
+    (await probe(path, { countFrames: true })).streams.map((s) => [s.type, s.codec, s.frames ?? Math.round((s.duration ?? 0) * 10) / 10])
+  assert.equal(await streams(draft.path), await streams(kept.path))
+  // x264 writes its settings into the stream: ultrafast is the preset without CABAC.
+  const settings = (path: string) => /x264 - core .*?options: ([^\0]*)/.exec(readFileSync(path, 'latin1'))?.[1] ?? ''
+  assert.match(settings(draft.path), /\bcabac=0\b/)
+  assert.match(settings(kept.path), /\bcabac=1\b/)
 })
 mp4.run()
 
