@@ -67,6 +67,17 @@ test("/healthz and /metrics answer; /readyz is false while the worker's Redis is
     const r = await fetch(`http://127.0.0.1:${health}${path}`)
     return { status: r.status, text: await r.text() }
   }
+  // The worker counts a render when BullMQ hands the job back to it, which may come a moment after the front end
+  // has shown the job COMPLETE (it hears of it from Redis): wait for the count, which only this worker can raise.
+  const completedHere = (n: number) =>
+    until(
+      `the worker's count of completed renders to reach ${n}`,
+      async () => {
+        const m = await get('/metrics')
+        return metricOf(m.text, 'reelforge_worker_jobs_total{outcome="completed"}') === n ? m : undefined
+      },
+      10_000,
+    )
   const render = async () => {
     const edit = { ...titleEdit(1), output: { format: 'mp4', size: { width: 320, height: 180 }, fps: 25 } }
     const { body } = await api(port, key, 'POST', '/v1/render', edit)
@@ -78,7 +89,7 @@ test("/healthz and /metrics answer; /readyz is false while the worker's Redis is
     assert.equal(JSON.parse((await get('/readyz')).text), { ready: true, redis: true, storage: true, shutting_down: false })
     assert.is(metricOf((await get('/metrics')).text, 'reelforge_rendered_frames_total'), 0)
     await render()
-    const metrics = await get('/metrics')
+    const metrics = await completedHere(1)
     assert.match(metrics.text, /# TYPE reelforge_rendered_frames_total counter/)
     assert.is(metricOf(metrics.text, 'reelforge_rendered_frames_total'), 25, '1 s at 25 fps')
     assert.is(metricOf(metrics.text, 'reelforge_worker_jobs_total{outcome="completed"}'), 1)
@@ -93,7 +104,7 @@ test("/healthz and /metrics answer; /readyz is false while the worker's Redis is
     await proxy.restore()
     await until('ready again', async () => (await get('/readyz')).status === 200, 15_000)
     await render()
-    assert.is(metricOf((await get('/metrics')).text, 'reelforge_worker_jobs_total{outcome="completed"}'), 2, 'this worker rendered it')
+    assert.is(metricOf((await completedHere(2)).text, 'reelforge_worker_jobs_total{outcome="completed"}'), 2, 'this worker rendered it')
 
     await proxy.cut()
     await until('not ready', async () => (await get('/readyz')).status === 503, 15_000)
