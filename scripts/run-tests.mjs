@@ -74,13 +74,14 @@ process.once('SIGINT', () => {
 const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
 
 /** One file in its own process group, in slot `lane`; resolves with its counts, its output and its time. */
-function runFile(run, lane) {
+function runFile(run, lane, extra = false) {
   const started = Date.now()
   const redis = `redis://127.0.0.1:${process.env.REELFORGE_TEST_REDIS_PORT ?? 6399}/${lane + 1}`
   // Through a shell whose `times` reports the CPU the file's whole process tree used (every process it waited
   // for: renders, ffmpeg, the browser), so the suite's cost is known per file, not only its wall time.
   const node = fromSource ? 'node_modules/.bin/tsx' : JSON.stringify(process.execPath)
-  const script = `${node} scripts/uvu-file.mjs "$0"; s=$?; echo; echo "${CPU_MARK}"; times; exit $s`
+  // A file started beyond `jobs` (while the others wait) runs niced: it takes idle cores, not the busy files' share.
+  const script = `${extra ? 'nice -n 10 ' : ''}${node} scripts/uvu-file.mjs "$0"; s=$?; echo; echo "${CPU_MARK}"; times; exit $s`
   const child = spawn('/bin/sh', ['-c', script, fromSource ? run.file : run.file.replace(/\.ts$/, '.js')], {
     cwd: tree,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -154,7 +155,7 @@ await new Promise((allDone) => {
       const slot = [...Array(running.length + 1).keys()].find((i) => !running.some((r) => r.slot === i))
       const entry = { ...run, slot }
       running.push(entry)
-      runFile(run, slot).then((r) => {
+      runFile(run, slot, running.length > jobs).then((r) => {
         running.splice(running.indexOf(entry), 1)
         results.push(r)
         report(r)

@@ -3,7 +3,7 @@
 // The suite is CPU-bound on two cores, but a third of its files mostly wait — on a browser, a restarted Redis, a
 // retry's back-off — and a fixed two lanes leave a core idle while one of them runs (541 core-seconds of a 24-minute
 // run). So the number of files running follows their load: up to `jobs` files always, and one or two more while the
-// files running leave room for theirs (or leave half a core idle). A file's load is its last run's CPU-seconds over its
+// files running leave room for theirs (or leave half a core idle); those run niced, so they take idle cores only. A file's load is its last run's CPU-seconds over its
 // seconds (`cores`); a file never measured counts as one core, so the unknown never crowds the machine.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 
