@@ -114,6 +114,8 @@ export interface RenderOptions {
    * Encode for speed over file size: x264's `ultrafast` preset and AAC's fast coder, at the same CRF and bitrate.
    * For drafts whose file is looked at, not kept — a compatibility pass over many edits (`reelforge compat`) spends
    * about half its CPU in the encoder at preview size otherwise. Same frames, timing and streams; a larger file.
+   * The built-in mp4 and mov (H.264) outputs honour it; a render split into segments and the service's renders
+   * do not set it.
    */
   draft?: boolean
 }

@@ -1,5 +1,6 @@
 // The tree the test suite runs from: the repository as it is, with every TypeScript file compiled beside itself to
-// JavaScript (esbuild, the compiler tsx uses, so the code is the same), in `.cache/test-tree/repo/`. Plain `node`
+// JavaScript (esbuild, the compiler tsx uses, so the code is the same), in `.cache/test-tree/<pid>/repo/` (one per
+// run, so a second run in the same checkout never pulls the tree from under the first). Plain `node`
 // then loads the suite and every process it starts (render processes, the CLI) without tsx's loader: about half the
 // CPU a file's start-up cost through tsx, and the suite is CPU-bound on two cores (CONTRIBUTING.md has the figures).
 //
@@ -19,9 +20,12 @@ const holdsSource = (dir) => readdirSync(dir, { withFileTypes: true }).some((e) 
 
 /** Builds the tree for the repository at `repo` (fresh each time: a deleted source leaves no stale module); returns its root. */
 export async function compileTests(repo = process.cwd()) {
-  const base = join(repo, '.cache', 'test-tree')
+  const trees = join(repo, '.cache', 'test-tree')
+  // Trees of runs that ended go; this run's is rebuilt from nothing.
+  for (const pid of existsSync(trees) ? readdirSync(trees) : [])
+    if (pid === String(process.pid) || !running(Number(pid))) rmSync(join(trees, pid), { recursive: true, force: true })
+  const base = join(trees, String(process.pid))
   const tree = join(base, 'repo')
-  rmSync(tree, { recursive: true, force: true })
   mkdirSync(tree, { recursive: true })
   const shared = join(base, 'shared')
   if (!existsSync(shared) && existsSync(resolve(repo, '..', 'shared'))) symlinkSync(resolve(repo, '..', 'shared'), shared)
@@ -72,8 +76,14 @@ export async function compileTests(repo = process.cwd()) {
   return tree
 }
 
-/** The compiled twin of a repository path inside the tree (`test/a.test.ts` → `<tree>/test/a.test.js`). */
-export const compiledPath = (tree, path) => join(tree, relative('.', path).replace(/\.ts$/, '.js'))
+function running(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return e.code === 'EPERM'
+  }
+}
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname, 'compile-tests.mjs')) {
   const started = performance.now()

@@ -155,7 +155,9 @@ await new Promise((allDone) => {
       const slot = [...Array(running.length + 1).keys()].find((i) => !running.some((r) => r.slot === i))
       const entry = { ...run, slot }
       running.push(entry)
-      runFile(run, slot, running.length > jobs).then((r) => {
+      const extra = running.length > jobs
+      runFile(run, slot, extra).then((r) => {
+        r.extra = extra
         running.splice(running.indexOf(entry), 1)
         results.push(r)
         report(r)

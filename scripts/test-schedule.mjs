@@ -6,6 +6,7 @@
 // files running leave room for theirs (or leave half a core idle); those run niced, so they take idle cores only. A file's load is its last run's CPU-seconds over its
 // seconds (`cores`); a file never measured counts as one core, so the unknown never crowds the machine.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 
 /** This checkout's measurements of every file it ran (written after each run). */
 const LOCAL = 'node_modules/.cache/reelforge-test-costs.json'
@@ -26,11 +27,17 @@ const read = (path) => {
 /** `{ "<pass> <file>": { ms, cpu } }`: this checkout's own figures over the committed baseline. */
 export const loadCosts = () => ({ ...read(BASELINE), ...read(LOCAL) })
 
-/** Keeps this run's figures (files that did not run keep their earlier ones). `to` is the local file unless given. */
+/**
+ * Keeps this run's figures over the file's earlier ones (`to`: the local file unless given; the local file holds only
+ * what this checkout measured, so a refreshed baseline shows through). A niced extra's figures are kept only for a
+ * file never measured: waiting for idle cores stretched its time, and its load would read lighter than it is.
+ */
 export function saveCosts(costs, results, to = LOCAL) {
-  const fresh = Object.fromEntries(results.filter((r) => r.cpu !== undefined).map((r) => [r.key, { ms: r.ms, cpu: Math.round(r.cpu * 10) / 10 }]))
-  mkdirSync(to.slice(0, to.lastIndexOf('/')), { recursive: true })
-  const lines = Object.entries({ ...costs, ...fresh })
+  const measured = results.filter((r) => r.cpu !== undefined && (!r.extra || !costs[r.key]))
+  const fresh = Object.fromEntries(measured.map((r) => [r.key, { ms: r.ms, cpu: Math.round(r.cpu * 10) / 10 }]))
+  const earlier = to === LOCAL ? read(LOCAL) : costs
+  mkdirSync(dirname(to), { recursive: true })
+  const lines = Object.entries({ ...earlier, ...fresh })
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
   writeFileSync(to, `{\n${lines.join(',\n')}\n}\n`)

@@ -31,7 +31,7 @@ function jsonLines(output: string): { time: string; level: string; component: st
 const test = suite('Redis down for 30 s')
 test('each process logs the outage in a few JSON lines, and renders go on after', async () => {
   const started = Date.now()
-  const real = redisDb(14)
+  const real = redisDb(15)
   await freshRedis(real)
   const proxy = await tcpProxy({ host: '127.0.0.1', port: Number(new URL(real).port) })
   const redis = proxy.via(real)

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { probe } from '../../kit.js'
@@ -29,9 +29,10 @@ const run = (cmd: string, args: string[], cwd: string) => {
  */
 function packSource(): string {
   const source = join(dir, 'source')
-  const inputs = ['package.json', 'package-lock.json', 'tsconfig.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'scripts', 'index.ts', 'kit.ts']
-  for (const name of [...inputs, 'service-entry.ts', 'core', 'plugins', 'service', 'adapters'])
-    cpSync(join(root, name), join(source, name), { recursive: true, dereference: true })
+  // Everything but what git ignores (tests, benchmarks and docs included: the check below must see them left out).
+  const ignored = new Set(['.git', '.cache', 'node_modules', 'dist', 'out', 'data', '.test-output', '.scratch', '.media'])
+  for (const name of readdirSync(root).filter((n) => !ignored.has(n)))
+    cpSync(join(root, name), join(source, name), { recursive: true, dereference: true, filter: (from) => !ignored.has(basename(from)) })
   symlinkSync(join(root, 'node_modules'), join(source, 'node_modules'))
   return source
 }
