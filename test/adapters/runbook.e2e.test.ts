@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/media.js'
 import { PG_URL } from '../helpers/postgres.js'
 import { until } from '../helpers/processes.js'
 import { startReceiver } from '../helpers/receiver.js'
-import { REDIS_URL } from '../helpers/redis.js'
+import { redisDb } from '../helpers/redis.js'
 import { bash, daemon, exportedNames, operationsDoc, reelforgeOnPath, runbookBlocks } from '../helpers/runbook.js'
 import { startS3 } from '../helpers/s3.js'
 import { api, freePort, waitStatus } from '../helpers/serve-child.js'
@@ -22,7 +22,7 @@ import { api, freePort, waitStatus } from '../helpers/serve-child.js'
 
 const GRACE_S = 5
 const pgUrl = new URL(PG_URL)
-const redis13 = `${REDIS_URL.replace(/\/\d+$/, '')}/13`
+const redis13 = redisDb(13)
 
 test('the runbook renders through two front ends and two workers, and every process stops within its grace', async () => {
   const t = Date.now()

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { tempDir } from '../helpers/media.js'
 import { cleanEnv, linesOf, runCli, type CliRun } from '../helpers/cli-run.js'
 import { freshPostgres, PG_URL } from '../helpers/postgres.js'
-import { REDIS_URL } from '../helpers/redis.js'
+import { REDIS_URL, redisDb } from '../helpers/redis.js'
 import { startS3 } from '../helpers/s3.js'
 import { freePort, startCli } from '../helpers/serve-child.js'
 import { tcpProxy } from '../helpers/tcp-proxy.js'
@@ -14,7 +14,7 @@ import { until } from '../helpers/processes.js'
 // once running, /readyz follows each dependency down and back up; SIGTERM ends it within its grace whatever
 // its connections are doing. Redis db 12 (BullMQ's queue names are fixed: other tests use their own dbs).
 
-const redis12 = `${REDIS_URL.replace(/\/\d+$/, '')}/12`
+const redis12 = redisDb(12)
 const serveArgs = (data: string, ...more: string[]) => ['serve', '--port', '0', '--data', data, ...more]
 const oneLine = (run: CliRun, code: number, pattern: RegExp) => {
   assert.is(run.code, code, run.output)

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { cleanEnv, linesOf, runCli } from '../helpers/cli-run.js'
 import { tempDir } from '../helpers/media.js'
 import { until } from '../helpers/processes.js'
-import { REDIS_URL } from '../helpers/redis.js'
+import { REDIS_URL, redisDb } from '../helpers/redis.js'
 import { api, createKey, freePort, serve, startCli, stop, waitStatus } from '../helpers/serve-child.js'
 import { titleEdit } from '../helpers/service.js'
 import { tcpProxy } from '../helpers/tcp-proxy.js'
@@ -15,7 +15,7 @@ import { tcpProxy } from '../helpers/tcp-proxy.js'
 // a start that cannot work ends at once with one line. Redis db 14 through a TCP proxy the test cuts: the
 // shared Redis itself stays up for the other tests.
 
-const redis14 = `${REDIS_URL.replace(/\/\d+$/, '')}/14`
+const redis14 = redisDb(14)
 const metricOf = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
 
 test('a start that cannot work: a bad --redis (64), Redis not answering (1), its port in use (1) — one line each', async () => {

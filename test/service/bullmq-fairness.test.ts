@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { RENDER_QUEUE } from '../../service/queue/bull-queue.js'
-import { REDIS_URL } from '../helpers/redis.js'
+import { redisDb } from '../helpers/redis.js'
 import { testService, titleEdit, type TestService } from '../helpers/service.js'
 
 // On BullMQ the service sets each render's priority: sandbox renders never go ahead of live ones, and an
@@ -11,7 +11,7 @@ import { testService, titleEdit, type TestService } from '../helpers/service.js'
 // BullMQ worker with concurrency 1 takes the jobs; the order it gets them is what reelforge workers get.
 
 /** A Redis database of this file's own, so other suites flushing theirs never meet these queues. */
-const redisUrl = `${REDIS_URL.replace(/\/\d+$/, '')}/9`
+const redisUrl = redisDb(9)
 
 async function submit(svc: TestService, key: string, n: number): Promise<string[]> {
   const ids: string[] = []

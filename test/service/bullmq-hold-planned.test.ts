@@ -10,14 +10,14 @@ import { startBullWorker } from '../../service/queue/bull-worker.js'
 import { filesDir, workDir } from '../../service/config.js'
 import { LocalStorage } from '../../service/storage/storage.js'
 import { lavfi, tempDir } from '../helpers/media.js'
-import { REDIS_URL } from '../helpers/redis.js'
+import { redisDb } from '../helpers/redis.js'
 import { LOOPBACK, testService, type TestService } from '../helpers/service.js'
 
 // BullMQ workers have no database: once a render is planned they ask the service, over the `reelforge-hold-planned`
 // queue, to hold its real price — and a render the wallet cannot pay fails before its first frame.
 
 /** A Redis database of this file's own, so other suites flushing theirs never meet these queues. */
-const redisUrl = `${REDIS_URL.replace(/\/\d+$/, '')}/7`
+const redisUrl = redisDb(7)
 const dir = tempDir('reelforge-bull-hold-planned-')
 const output = { format: 'mp4', size: { width: 64, height: 36 }, fps: 12 }
 let short = ''

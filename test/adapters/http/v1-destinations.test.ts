@@ -7,7 +7,7 @@ import { createRenderer } from '../../../index.js'
 import { filesDir, workDir } from '../../../service/config.js'
 import { startBullWorker } from '../../../service/queue/bull-worker.js'
 import { LocalStorage } from '../../../service/storage/storage.js'
-import { REDIS_URL } from '../../helpers/redis.js'
+import { redisDb } from '../../helpers/redis.js'
 import { startS3 } from '../../helpers/s3.js'
 import { LOOPBACK, titleEdit, testService, type TestService } from '../../helpers/service.js'
 
@@ -245,7 +245,7 @@ copy('an endpoint on a private address is refused unless the operator allows it'
 
 copy('BullMQ: the server copies what a remote worker rendered, before the render completes', async () => {
   // Its own database on each store's pass: the runner may run the two passes side by side.
-  const redisUrl = `${REDIS_URL.replace(/\/\d+$/, '')}/${process.env.REELFORGE_TEST_STORE === 'postgres' ? 10 : 11}`
+  const redisUrl = redisDb(process.env.REELFORGE_TEST_STORE === 'postgres' ? 10 : 11)
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 })
   await redis.flushdb()
   redis.disconnect()
