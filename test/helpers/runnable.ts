@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { tempDir } from './media.js'
 import { reelforgeShim } from './runbook.js'
-import { root, runnable } from './serve-child.js'
+import { root, runnable, tsxLoader } from './serve-child.js'
 
 /** The documents a newcomer reads: README and every file in docs/. */
 export const documents = () => [
@@ -105,9 +105,8 @@ export function exampleEnv(port: number): Record<string, string> {
  * through tsx — in a process group of its own, which ends with it: a server it started with `&` goes too.
  */
 export function runBlock(block: Runnable, cwd: string, env: Record<string, string>, timeoutMs = 60_000) {
-  const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href
   if (block.lang === 'ts') writeFileSync(join(cwd, 'example.ts'), block.code)
-  const [command, args] = block.lang === 'sh' ? ['bash', ['-c', `set -euo pipefail\n${block.code}`]] : [process.execPath, ['--import', loader, 'example.ts']]
+  const [command, args] = block.lang === 'sh' ? ['bash', ['-c', `set -euo pipefail\n${block.code}`]] : [process.execPath, ['--import', tsxLoader, 'example.ts']]
   const child = spawn(command as string, args as string[], {
     cwd,
     env: { ...env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },

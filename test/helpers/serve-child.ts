@@ -17,6 +17,9 @@ export function runnable(path: string): string {
   return js !== path && existsSync(js) ? js : path
 }
 
+/** tsx's loader as a `node --import` value that resolves from any working folder. */
+export const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href
+
 /**
  * `node` arguments that run a repository script as one process — compiled, or through tsx's loader from the sources
  * (not the tsx CLI, which would run the script as a grandchild that SIGKILL would miss).
@@ -24,7 +27,7 @@ export function runnable(path: string): string {
 export function scriptArgs(path: string): string[] {
   const file = resolve(root, path)
   const run = runnable(file)
-  return run !== file ? [run] : ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, file]
+  return run !== file ? [run] : ['--import', tsxLoader, file]
 }
 
 /** `node` arguments for `reelforge <args>`. */
