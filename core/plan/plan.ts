@@ -14,7 +14,8 @@ import { atCrashSite } from '../render/crash-site.js'
 import { createGLContext, destroyGLContext } from '../render/gl-context.js'
 import { createGpu, type Gpu } from '../render/gpu.js'
 import { createPainter, type Painter } from '../render/painter.js'
-import { createYuvPacker, useGpuYuv, type YuvPacker } from '../render/yuv-pack.js'
+import { framePacker } from '../render/frame-packer.js'
+import type { YuvPacker } from '../render/yuv-pack.js'
 import type { Format } from '../schema/output.js'
 import type { ValidEdit } from '../schema/validate.js'
 import { parseColor } from './color.js'
@@ -53,7 +54,7 @@ export interface RenderPlan {
   readonly audio?: AudioMix
   readonly gpu: Gpu
   readonly painter: Painter
-  /** Frames read as I420 converted on the GPU (see `useGpuYuv`), else undefined: RGBA. */
+  /** Frames read as I420 (packed on the GPU or in WebAssembly: frame-packer.ts), else undefined: RGBA. */
   readonly yuv?: YuvPacker
   readonly tmpDir: string
   dispose(): Promise<void>
@@ -238,15 +239,9 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
         (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e),
       )
     painter = reuse ? reuse.painter(JSON.stringify([background, filters.map((f) => f.glsl)]), paint) : paint()
-    // 9. Frames as I420 straight from the GPU where the output takes them and the conversion wins there; posters
-    // and thumbnails need the RGBA frame, so those renders keep it.
-    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail && useGpuYuv(gpu.gl)) {
-      try {
-        yuv = createYuvPacker(gpu)
-      } catch {
-        yuv = undefined // a driver that rejects the pack shader: RGBA and ffmpeg's conversion, the same picture
-      }
-    }
+    // 9. Frames as I420 where the output takes them (packed on the GPU, or in WebAssembly on a software renderer);
+    // posters and thumbnails need the RGBA frame, so those renders keep it.
+    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail) yuv = framePacker(gpu)
 
     return {
       edit,

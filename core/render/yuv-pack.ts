@@ -53,6 +53,8 @@ export interface YuvPacker {
   readonly bytes: number
   /** HOT: packs the frame drawn in the default framebuffer and reads it into `into`; leaves GL state to the painter's next `begin()`. */
   read(into: Uint8Array): void
+  /** Packs an RGBA frame from memory (a frame no one drew: cover.ts) into `into`; only a packer on the CPU can. */
+  pack?(rgba: Uint8Array, into: Uint8Array): void
   dispose(): void
 }
 
