@@ -130,8 +130,10 @@ export interface RenderResult {
   fps: number
   bytes: number
   renderMs: number
-  /** Frames actually composited (the rest repeated a static frame). */
+  /** Frames actually composited (the rest repeated a static frame, or went straight from a decoder: `direct`). */
   drawn: number
+  /** Frames one opaque video covered pixel for pixel, handed from its decoder to the encoder undrawn (one-piece renders). */
+  direct?: number
   /** Whether the file has a sound track. */
   hasAudio: boolean
   /** `output.poster`: a frame-sized JPEG beside the output. */
@@ -261,7 +263,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
         // On PROGRESS's scale: fetching up to 1 %, the frames 1–99 % (encoded alongside), closing the file the last 1 %.
         const loop =
           plan.output.takes === 'audio'
-            ? { drawn: 0 }
+            ? { drawn: 0, direct: 0 }
             : await atCrashSite({ stage: 'rendering' }, () =>
                 renderFrames(plan, sink!, {
                   signal,
@@ -291,6 +293,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
           bytes: written.bytes,
           renderMs: performance.now() - started,
           drawn: loop.drawn,
+          direct: loop.direct,
           hasAudio: !!plan.audio && plan.output.takes !== 'still',
           ...stills,
           warnings: plan.warnings,

@@ -131,6 +131,13 @@ export interface FrameSource {
    * draw (a video that ended before its clip). Return a promise only when a decoder lags.
    */
   frame(t: number): Texture | null | Promise<Texture | null>
+  /**
+   * HOT, optional: for an opaque source, the frame `frame(t)` would show as its premultiplied RGBA bytes (the
+   * texture's size, top row first), or null where there is nothing. The frame loop asks for it instead of
+   * `frame(t)` when this layer alone covers the frame pixel for pixel (core/render/cover.ts): no upload, no
+   * draw, no read back. Valid until the next `frame` or `pixels`; times never decrease between the two.
+   */
+  pixels?(t: number): Uint8Array | null | Promise<Uint8Array | null>
   close(): void
 }
 

@@ -20,7 +20,7 @@ export async function timed(label: string, edit: object, name: string, work: str
   const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
   console.log(`\n${label}`)
   console.log(
-    `  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}), peak tree RSS ${mb(run.peakRss)}`,
+    `  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}, ${r.direct ?? 0} straight from a decoder), peak tree RSS ${mb(run.peakRss)}`,
   )
   console.log(`  peak RSS per kind of process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
   console.log(
@@ -36,7 +36,17 @@ export async function timed(label: string, edit: object, name: string, work: str
   console.log(`  CPU-seconds per output minute: ${perMinute(cpu)} (${[...run.cpuByRole].map(([role, s]) => `${role} ${perMinute(s)}`).join(', ')})`)
   return {
     run,
-    result: r as { renderMs: number; duration: number; frames: number; drawn: number; bytes: number; width: number; height: number; fps: number },
+    result: r as {
+      renderMs: number
+      duration: number
+      frames: number
+      drawn: number
+      direct: number
+      bytes: number
+      width: number
+      height: number
+      fps: number
+    },
     cpu,
     out,
   }

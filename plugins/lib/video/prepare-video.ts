@@ -95,11 +95,15 @@ export function prepareVideo(
         if (data !== shown) gpu.update(texture, (shown = data))
         return texture
       }
+      const at = (t: number) => (frozen ? 0 : Math.max(0, Math.round(t * fps) - skip))
       return {
         frame(t) {
-          const data = decoder.frame(frozen ? 0 : Math.max(0, Math.round(t * fps) - skip))
+          const data = decoder.frame(at(t))
           return data instanceof Promise ? data.then(upload) : upload(data)
         },
+        // Opaque frames as decoded, for a frame this clip covers alone (core/render/cover.ts); alpha is premultiplied
+        // for blending, so a clip with alpha is always drawn.
+        pixels: stream.alpha ? undefined : (t) => decoder.frame(at(t)),
         close() {
           decoder.close()
           gpu.release(texture)
