@@ -132,7 +132,7 @@ export interface RenderResult {
   renderMs: number
   /** Frames actually composited (the rest repeated a static frame, or went straight from a decoder: `direct`). */
   drawn: number
-  /** Frames one opaque video covered pixel for pixel, handed from its decoder to the encoder undrawn (one-piece renders). */
+  /** Frames one opaque layer covered, made around the GPU: its pixels unchanged or scaled on the CPU (one-piece renders). */
   direct?: number
   /** Whether the file has a sound track. */
   hasAudio: boolean

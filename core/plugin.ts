@@ -134,8 +134,9 @@ export interface FrameSource {
   /**
    * HOT, optional: for an opaque source, the frame `frame(t)` would show as its premultiplied RGBA bytes (the
    * texture's size, top row first), or null where there is nothing. The frame loop asks for it instead of
-   * `frame(t)` when this layer alone covers the frame pixel for pixel (core/render/cover.ts): no upload, no
-   * draw, no read back. Valid until the next `frame` or `pixels`; times never decrease between the two.
+   * `frame(t)` when this layer covers the frame (core/render/cover.ts): the pixels go on unchanged, or scaled on
+   * the CPU — no upload, no GPU draw, no read back. Valid until the next `frame` or `pixels`; times never
+   * decrease between the two.
    */
   pixels?(t: number): Uint8Array | null | Promise<Uint8Array | null>
   close(): void

@@ -6,7 +6,10 @@ import { join } from 'node:path'
 import wabt from 'wabt'
 
 const root = join(import.meta.dirname, '..')
-const MODULES = [{ wat: 'core/render/rgba-to-i420.wat', ts: 'core/render/rgba-to-i420.wasm.ts', name: 'RGBA_TO_I420_WASM' }]
+const MODULES = [
+  { wat: 'core/render/rgba-to-i420.wat', ts: 'core/render/rgba-to-i420.wasm.ts', name: 'RGBA_TO_I420_WASM' },
+  { wat: 'core/render/rgba-warp.wat', ts: 'core/render/rgba-warp.wasm.ts', name: 'RGBA_WARP_WASM' },
+]
 
 /** The TypeScript module for one assembled .wat. */
 export async function assemble({ wat, name }) {

@@ -20,7 +20,7 @@ export async function timed(label: string, edit: object, name: string, work: str
   const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
   console.log(`\n${label}`)
   console.log(
-    `  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}, ${r.direct ?? 0} straight from a decoder), peak tree RSS ${mb(run.peakRss)}`,
+    `  ${(r.renderMs / 1000).toFixed(1)} s for ${r.duration} s: ${(r.duration / (r.renderMs / 1000)).toFixed(2)}x realtime, ${(r.frames / (r.renderMs / 1000)).toFixed(1)} frames/s (composited ${r.drawn} of ${r.frames}, ${r.direct ?? 0} around the GPU: unchanged or drawn on the CPU), peak tree RSS ${mb(run.peakRss)}`,
   )
   console.log(`  peak RSS per kind of process: ${[...run.peakByRole].map(([role, rss]) => `${role} ${mb(rss)}`).join(', ')}`)
   console.log(

@@ -6,20 +6,32 @@ import { glslTransition } from './draw-frame.js'
 import { layerMatrix } from './layout.js'
 
 /**
- * Whether a layer, in state `s` at clip-local time `t`, covers the frame pixel for pixel with its source's own
- * pixels: a source that hands them over (`FrameSource.pixels`: opaque decoded video) at the frame's size, placed
- * at the origin unscaled, unrotated, uncropped, fully opaque, with no filter, wipe, reveal, luma matte or GLSL
- * transition. Drawn, such a layer reproduces its pixels exactly (NEAREST sampling, no blending over an opaque
- * layer) and hides everything under it — so a frame it tops needs no drawing at all. HOT: no allocation.
+ * How a layer, in state `s` at clip-local time `t`, covers the frame with its source's own opaque pixels
+ * (`FrameSource.pixels`), if it does: unrotated, unskewed, uncropped by a reveal, with no filter, wipe, luma
+ * matte, bleed or GLSL transition, over the whole frame. `exact`: placed at the origin at the frame's size,
+ * fully opaque — drawn, it reproduces its pixels exactly (NEAREST sampling, no blending), so they go on as they
+ * are. `scaled`: any other axis-aligned placement that still covers every pixel (a Ken Burns still) — drawn on
+ * the CPU (cpu-warp.ts); its opacity shows the background, so the caller takes it only when nothing else is
+ * visible under it or it is opaque. Undefined: draw it. Leaves the layer's matrix in `scratch`. HOT: no allocation.
  */
-export function coversFrame(layer: LayerPlan, s: LayerState, t: number, frame: Size, scratch: Affine): boolean {
-  if (layer.filter !== -1 || layer.lumas.length > 0 || layer.hold) return false
-  if (layer.need.width !== frame.width || layer.need.height !== frame.height) return false
-  if (!unit(layer.quad) || !unit(layer.uv)) return false
-  if (s.opacity < 1 || s.wipeFrom !== 0 || s.clipLeft > 0 || s.clipTop > 0 || s.clipRight < 1 || s.clipBottom < 1) return false
+export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, scratch: Affine): 'exact' | 'scaled' | undefined {
+  if (layer.filter !== -1 || layer.lumas.length > 0 || layer.hold || !unit(layer.quad)) return undefined
+  if (s.wipeFrom !== 0 || s.clipLeft > 0 || s.clipTop > 0 || s.clipRight < 1 || s.clipBottom < 1) return undefined
+  if (layer.need.width < 2 || layer.need.height < 2) return undefined
   const m = layerMatrix(frame, layer.fitted, layer.position, s, scratch)
-  if (!near(m[0], frame.width) || !near(m[3], frame.height) || m[1] !== 0 || m[2] !== 0 || !near(m[4], 0) || !near(m[5], 0)) return false
-  return glslTransition(layer, t) === undefined
+  if (m[1] !== 0 || m[2] !== 0 || m[0] <= 0 || m[3] <= 0) return undefined
+  if (m[4] > 1e-6 || m[5] > 1e-6 || m[4] + m[0] < frame.width - 1e-6 || m[5] + m[3] < frame.height - 1e-6) return undefined
+  if (glslTransition(layer, t) !== undefined) return undefined
+  const exact =
+    s.opacity >= 1 &&
+    unit(layer.uv) &&
+    layer.need.width === frame.width &&
+    layer.need.height === frame.height &&
+    near(m[0], frame.width) &&
+    near(m[3], frame.height) &&
+    near(m[4], 0) &&
+    near(m[5], 0)
+  return exact ? 'exact' : 'scaled'
 }
 
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-6

@@ -2,8 +2,7 @@ import { RenderError } from '../errors.js'
 import type { FrameSink } from '../plugin.js'
 import { hookError } from '../plugin-driver.js'
 import type { RenderPlan } from '../plan/plan.js'
-import type { Affine } from './affine.js'
-import { coversFrame, directFrames, pixelsOf } from './cover.js'
+import { CoverFrames } from './cover-frames.js'
 import { createFrameDrawer, evaluate, glslTransition } from './draw-frame.js'
 import { FramePool } from './frame-pool.js'
 import { KEY_FIELDS, sameKey, writeKey } from './layer-state.js'
@@ -33,7 +32,8 @@ export interface LoopOptions {
  * The hot loop: for each frame, evaluate every visible layer's state, draw, read back, hand to the sink.
  * Compositing of frame N+1 overlaps ffmpeg encoding frame N (a small pool of buffers in flight). A frame
  * whose layers are all static and unchanged is not drawn again: the previous buffer is written twice. A frame
- * one opaque video covers pixel for pixel (cover.ts) is not drawn either: the decoder's pixels go to the sink.
+ * one opaque layer covers (cover.ts) is not drawn on the GPU either: its pixels go to the sink as they are, or
+ * scaled on the CPU (cover-frames.ts).
  */
 export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: LoopOptions): Promise<{ frames: number; drawn: number; direct: number }> {
   const { frames, firstFrame, fps, frame } = plan
@@ -43,11 +43,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps)
   const draw = createFrameDrawer(plan)
   const state = neutralState()
-  // How a covering layer's RGBA reaches the sink: as it is, or packed to I420 by a packer that can (on the CPU).
-  const take = plan.yuv ? plan.yuv.pack?.bind(plan.yuv) : (rgba: Uint8Array, into: Uint8Array) => into.set(rgba)
-  const direct = take !== undefined && directFrames()
-  const scratch: Affine = [0, 0, 0, 0, 0, 0]
-  const frameBytes = frame.width * frame.height * 4
+  const covers = new CoverFrames(plan)
 
   let key = new Float64Array(64)
   let prevKey = new Float64Array(64)
@@ -55,7 +51,6 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   let last: Uint8Array | undefined
   let writeError: unknown
   let drawn = 0
-  let handed = 0
   const started = performance.now()
   let reported = 0
 
@@ -70,15 +65,13 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
       // 1. Evaluate states into the frame key; a frame is reusable if nothing animated and the key matches.
       if (key.length < live.length * KEY_FIELDS) (key = new Float64Array(live.length * KEY_FIELDS * 2)), (prevKey = new Float64Array(key.length))
       let reusable = last !== undefined && live.length === prevCount
-      // The top visible layer, where it covers the frame pixel for pixel; -1 otherwise.
-      let cover = -1
+      covers.begin()
       for (let j = 0; j < live.length; j++) {
         const { layer, source } = live[j]!
         evaluate(layer, t - layer.start, state)
         const k = j * KEY_FIELDS
         writeKey(key, k, layer.id, state)
-        if (direct && layer.role === 'content' && state.opacity > 0 && state.clipRight > state.clipLeft && state.clipBottom > state.clipTop)
-          cover = source.pixels && coversFrame(layer, state, t - layer.start, frame, scratch) ? j : -1
+        covers.see(j, layer, source, state, t - layer.start)
         if (reusable) {
           // A GLSL transition changes the frame without changing the layer's state.
           if (layer.asset.static !== true || glslTransition(layer, t - layer.start) || !sameKey(key, prevKey, k)) reusable = false
@@ -87,15 +80,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
 
       // 2. Draw (or reuse) the frame.
       let buffer: Uint8Array
-      const covering = !reusable && cover >= 0 ? live[cover]! : undefined
-      const pending = covering ? pixelsOf(covering.layer, covering.source, t - covering.layer.start) : null
-      const pixels = pending instanceof Promise ? await pending : pending
+      const covered = reusable ? undefined : await covers.frame(live, t, () => pool.acquire())
       if (reusable) buffer = last!
-      else if (pixels?.length === frameBytes) {
-        buffer = await pool.acquire()
-        take!(pixels, buffer)
-        handed++
-      } else {
+      else if (covered) buffer = covered
+      else {
         await draw(live, t)
         buffer = await pool.acquire()
         reader.read(buffer)
@@ -127,7 +115,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
     }
     await pool.drain()
     if (writeError) throw writeError
-    return { frames, drawn, direct: handed }
+    return { frames, drawn, direct: covers.count }
   } finally {
     await scheduler.close()
   }

@@ -39,7 +39,9 @@ export async function prepareStill(path: string, ctx: PrepareContext): Promise<P
     async open(gpu, need) {
       const pixels = await decode(path, need, ctx.path)
       const texture = gpu.texture(pixels, need.width, need.height)
-      return { frame: () => texture, close: () => gpu.release(texture) }
+      // An opaque still's pixels can be drawn around the GPU where it covers the frame (a Ken Burns photo).
+      const opaque = isOpaque(pixels)
+      return { frame: () => texture, pixels: opaque ? () => pixels : undefined, close: () => gpu.release(texture) }
     },
   }
 }
@@ -75,4 +77,10 @@ async function decode(path: string, need: Size, clip: string): Promise<Uint8Arra
   g.imageSmoothingQuality = 'high'
   g.drawImage(img, 0, 0, need.width, need.height)
   return canvas.data()
+}
+
+/** Whether every pixel's alpha is 255 (a JPEG always; a PNG or WebP when nothing in it is see-through). */
+function isOpaque(rgba: Uint8Array): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false
+  return true
 }

@@ -1,0 +1,41 @@
+import { defineOutputPlugin } from '../../index.js'
+
+// An output that keeps the frames the encoder would get, in memory: RGBA exactly as the compositor made them,
+// for comparing two ways of making a frame before any encoder blurs the difference (cover-frames.test.ts).
+
+declare module '../../index.js' {
+  interface OutputFormats {
+    'raw-rgba': true
+  }
+}
+
+/** The frames of the last render through `rawFrames`, by output path. */
+export const rawRenders = new Map<string, Uint8Array[]>()
+
+export const rawFrames = defineOutputPlugin({
+  kind: 'output',
+  name: 'raw-rgba',
+  mime: 'application/octet-stream',
+  extension: 'rgba',
+  takes: 'video',
+  sound: false,
+  async open(spec) {
+    const frames: Uint8Array[] = []
+    return {
+      write: (frame) => void frames.push(Uint8Array.from(frame)),
+      async close() {
+        rawRenders.set(spec.path, frames)
+        return { path: spec.path, bytes: frames.length * spec.width * spec.height * 4 }
+      },
+      abort() {},
+    }
+  },
+})
+
+/** The largest difference of any channel of any pixel between two renders' frames (they must have as many). */
+export function worstDifference(a: Uint8Array[], b: Uint8Array[]): number {
+  if (a.length !== b.length) throw new Error(`${a.length} frames against ${b.length}`)
+  let worst = 0
+  for (let i = 0; i < a.length; i++) for (let k = 0; k < a[i]!.length; k++) worst = Math.max(worst, Math.abs(a[i]![k]! - b[i]![k]!))
+  return worst
+}

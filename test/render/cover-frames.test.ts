@@ -1,0 +1,69 @@
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createRenderer } from '../../index.js'
+import { lavfi, solidPng, tempDir } from '../helpers/media.js'
+import { rawFrames, rawRenders, worstDifference } from '../helpers/raw-frames.js'
+
+// A still that covers the frame (a Ken Burns photo: scaled and moving, fading over the background) is drawn on
+// the CPU (core/render/cpu-warp.ts) instead of by llvmpipe; REELFORGE_DIRECT_FRAMES=off draws it with GL. The
+// frames the encoder gets must agree within 2 levels.
+
+const dir = tempDir('reelforge-cover-frames-')
+const test = suite('frames a still covers, drawn on the CPU')
+const renderer = createRenderer({ cacheDir: join(dir, 'cache'), plugins: [rawFrames] })
+const size = { width: 320, height: 180 }
+let photo = ''
+
+test.before(async () => {
+  // Sharp edges and per-pixel noise, so a half-texel slip or a wrong weight shows.
+  photo = await lavfi('testsrc2=s=400x300,noise=alls=40:allf=u', join(dir, 'photo.jpg'), ['-frames:v', '1', '-q:v', '2'])
+})
+
+async function both(clips: object[] | object[][], name: string, background = '#336699') {
+  const tracks = (Array.isArray(clips[0]) ? (clips as object[][]) : [clips as object[]]).map((c) => ({ clips: c }))
+  const edit = { timeline: { background, tracks }, output: { format: 'raw-rgba', size, fps: 12 } }
+  const run = async (direct: boolean) => {
+    process.env.REELFORGE_DIRECT_FRAMES = direct ? 'on' : 'off'
+    try {
+      const out = join(dir, `${name}-${direct}.rgba`)
+      const result = await renderer.render(edit as never, { out })
+      return { result, frames: rawRenders.get(out)! }
+    } finally {
+      delete process.env.REELFORGE_DIRECT_FRAMES
+    }
+  }
+  return { cpu: await run(true), gl: await run(false) }
+}
+
+for (const effect of ['zoomIn', 'zoomOut', 'slideLeft', 'slideUp']) {
+  test(`${effect} with fades over a coloured background: every frame on the CPU, within 2 levels of GL's`, async () => {
+    const { cpu, gl } = await both([{ asset: { type: 'image', src: photo }, start: 0, length: 2, effect, transition: { in: 'fade', out: 'fade' } }], effect)
+    // Frame 0 is fully faded out: nothing to draw, so GL clears it.
+    assert.equal([cpu.result.direct, cpu.result.drawn, gl.result.direct], [23, 1, 0])
+    const worst = worstDifference(cpu.frames, gl.frames)
+    assert.ok(worst <= 2, `worst difference ${worst}`)
+  })
+}
+
+test('two stills crossing (the top one translucent over the other) and a see-through PNG are drawn with GL', async () => {
+  const under = { asset: { type: 'image', src: photo }, start: 0, length: 1.5, effect: 'zoomIn' }
+  const over = { asset: { type: 'image', src: photo }, start: 1, length: 1, effect: 'zoomOut', transition: { in: 'fade' } }
+  const { cpu, gl } = await both([[over], [under]], 'crossing')
+  // 24 frames: 0–12 the first alone (at 12 the second is still fully faded out): CPU; 13–17 the second fading in
+  // over it: GL; 18–23 the second alone, still fading in over the background: CPU.
+  assert.equal([cpu.result.direct, cpu.result.drawn], [19, 5])
+  assert.ok(worstDifference(cpu.frames, gl.frames) <= 2)
+  const glass = await solidPng(join(dir, 'glass.png'), 400, 300, '#ffffff80')
+  const { cpu: see } = await both([{ asset: { type: 'image', src: glass }, start: 0, length: 1, effect: 'zoomIn' }], 'glass')
+  assert.is(see.result.direct, 0)
+})
+
+test('a video scaled up to cover the frame goes the same way', async () => {
+  const src = await lavfi('testsrc2=s=160x90:r=12:d=1', join(dir, 'small.mp4'), ['-c:v', 'libx264', '-crf', '12', '-pix_fmt', 'yuv420p'])
+  const { cpu, gl } = await both([{ asset: { type: 'video', src }, start: 0, length: 1 }], 'video')
+  assert.equal([cpu.result.direct, cpu.result.drawn], [12, 0])
+  assert.ok(worstDifference(cpu.frames, gl.frames) <= 2)
+})
+
+test.run()
