@@ -132,13 +132,15 @@ export interface FrameSource {
    */
   frame(t: number): Texture | null | Promise<Texture | null>
   /**
-   * HOT, optional: for an opaque source, the frame `frame(t)` would show as its premultiplied RGBA bytes (the
-   * texture's size, top row first), or null where there is nothing. The frame loop asks for it instead of
-   * `frame(t)` when this layer covers the frame (core/render/cover.ts): the pixels go on unchanged, or scaled on
-   * the CPU — no upload, no GPU draw, no read back. Valid until the next `frame` or `pixels`; times never
-   * decrease between the two.
+   * HOT, optional: the frame `frame(t)` would show as its premultiplied RGBA bytes (the texture's size, top row
+   * first), or null where there is nothing. Where a layer covers the frame (core/render/cover.ts) the frame loop
+   * makes the frame around the GPU: an `opaque` source's pixels unchanged or scaled on the CPU, with texel-exact
+   * layers over it (titles) blended there too — no upload, no GPU draw, no read back. Valid until the next
+   * `frame` or `pixels`; times never decrease between the two.
    */
   pixels?(t: number): Uint8Array | null | Promise<Uint8Array | null>
+  /** Every pixel `pixels` gives is opaque (alpha 255): such a source can be the frame's base. */
+  readonly opaque?: boolean
   close(): void
 }
 

@@ -3,25 +3,44 @@ import { parseColor } from '../plan/color.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { RenderPlan } from '../plan/plan.js'
 import type { Affine } from './affine.js'
-import { coverOf, directFrames, pixelsOf } from './cover.js'
+import { coverOf, directFrames, overlayOf, pixelsOf } from './cover.js'
+import { blendOver } from './cpu-over.js'
 import { createCpuWarp } from './cpu-warp.js'
+import type { Texture } from './gpu.js'
 import type { LiveLayer } from './scheduler.js'
 
+/** Texel-exact layers over a cover the CPU blends at most; a frame with more is drawn with GL. */
+const MAX_OVERLAYS = 8
+
+interface Overlay {
+  layer: LayerPlan
+  source: FrameSource
+  texture: Texture
+  matrix: Affine
+  opacity: number
+}
+
 /**
- * The frame loop's way around the GPU for a frame one opaque layer covers (cover.ts): its decoded pixels as
- * they are (`exact`), or drawn scaled on the CPU (`scaled`: cpu-warp.ts), then handed to the sink as RGBA or
- * packed to I420 by a packer that can (on the CPU). On a GPU packer (hardware GL) nothing goes around it.
+ * The frame loop's way around the GPU for a frame an opaque layer covers (cover.ts): its pixels as they are
+ * (`exact`) or scaled on the CPU (`scaled`: cpu-warp.ts), texel-exact layers above it (titles, captions) blended
+ * there (cpu-over.ts), then handed to the sink as RGBA or packed to I420 by a packer that can (on the CPU). With
+ * a GPU packer (hardware GL) nothing goes around it.
  */
 export class CoverFrames {
   private readonly take: ((rgba: Uint8Array, into: Uint8Array) => void) | undefined
   private readonly enabled: boolean
   private readonly matrix: Affine = [0, 0, 0, 0, 0, 0]
   private readonly background: [number, number, number, number]
+  private readonly overlays: Overlay[] = []
   private warp: ReturnType<typeof createCpuWarp> | undefined
+  private scratch: Uint8Array | undefined
   private cover = -1
   private kind: 'exact' | 'scaled' | undefined
   private opacity = 1
   private visible = 0
+  private below = 0
+  private above = 0
+  private blendable = true
   /** Frames written this way. */
   count = 0
 
@@ -41,25 +60,56 @@ export class CoverFrames {
   see(j: number, layer: LayerPlan, source: FrameSource, s: LayerState, t: number): void {
     if (!this.enabled || layer.role !== 'content' || s.opacity <= 0 || s.clipRight <= s.clipLeft || s.clipBottom <= s.clipTop) return
     this.visible++
-    this.kind = source.pixels ? coverOf(layer, s, t, this.plan.frame, this.matrix) : undefined
-    this.cover = this.kind ? j : -1
-    this.opacity = Math.min(1, s.opacity)
+    const kind = source.pixels && source.opaque ? coverOf(layer, s, t, this.plan.frame, this.matrix) : undefined
+    if (kind) {
+      this.cover = j
+      this.kind = kind
+      this.opacity = Math.min(1, s.opacity)
+      this.below = this.visible - 1
+      this.above = 0
+      this.blendable = true
+    } else if (this.cover >= 0 && this.blendable) this.blendable = this.overlay(layer, source, s, t)
   }
 
-  /** The frame at `t` in a buffer from `acquire`, when the layer seen last covers it; undefined: draw it. */
+  /** Notes a layer over the cover for blending on the CPU; false where it cannot be. */
+  private overlay(layer: LayerPlan, source: FrameSource, s: LayerState, t: number): boolean {
+    if (!source.pixels || this.above === MAX_OVERLAYS) return false
+    const texture = source.frame(t)
+    if (!texture || texture instanceof Promise) return false
+    const o = (this.overlays[this.above] ??= { layer, source, texture, matrix: [0, 0, 0, 0, 0, 0], opacity: 1 })
+    if (!overlayOf(layer, s, t, this.plan.frame, texture, o.matrix)) return false
+    o.layer = layer
+    o.source = source
+    o.texture = texture
+    o.opacity = Math.min(1, s.opacity)
+    this.above++
+    return true
+  }
+
+  /** The frame at `t` in a buffer from `acquire`, when a layer covers it; undefined: draw it with GL. */
   async frame(live: readonly LiveLayer[], t: number, acquire: () => Promise<Uint8Array>): Promise<Uint8Array | undefined> {
     // A translucent cover shows what is under it: only the background may be.
-    if (this.cover < 0 || (this.opacity < 1 && this.visible > 1)) return undefined
+    if (this.cover < 0 || !this.blendable || (this.opacity < 1 && this.below > 0)) return undefined
     const { layer, source } = live[this.cover]!
     const pending = pixelsOf(layer, source, t - layer.start)
     const pixels = pending instanceof Promise ? await pending : pending
     const { frame } = this.plan
     let rgba: Uint8Array
-    if (pixels && this.kind === 'exact' && pixels.length === frame.width * frame.height * 4) rgba = pixels
-    else if (pixels && this.kind === 'scaled' && pixels.length === layer.need.width * layer.need.height * 4) {
+    if (pixels && this.kind === 'exact' && pixels.length === frame.width * frame.height * 4) {
+      // The decoder's own buffer: blended over, a copy.
+      rgba = this.above ? (this.scratch ??= new Uint8Array(pixels.length)) : pixels
+      if (this.above) rgba.set(pixels)
+    } else if (pixels && this.kind === 'scaled' && pixels.length === layer.need.width * layer.need.height * 4) {
       this.warp ??= createCpuWarp(frame)
       rgba = this.warp.draw({ pixels, size: layer.need, matrix: this.matrix, uv: layer.uv, opacity: this.opacity, background: this.background })
     } else return undefined
+    for (let i = 0; i < this.above; i++) {
+      const o = this.overlays[i]!
+      const over = pixelsOf(o.layer, o.source, t - o.layer.start)
+      const bytes = over instanceof Promise ? await over : over
+      if (bytes && bytes.length === o.texture.width * o.texture.height * 4)
+        blendOver(rgba, frame, { pixels: bytes, size: o.texture, matrix: o.matrix, quad: o.layer.quad, uv: o.layer.uv, opacity: o.opacity })
+    }
     const buffer = await acquire()
     this.take!(rgba, buffer)
     this.count++

@@ -2,8 +2,10 @@ import type { FrameSource, LayerState, Size } from '../plugin.js'
 import { hookError } from '../plugin-driver.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { Affine } from './affine.js'
+import type { Texture } from './gpu.js'
 import { glslTransition } from './draw-frame.js'
 import { layerMatrix } from './layout.js'
+import { texelExact, type DrawCall } from './painter.js'
 
 /**
  * How a layer, in state `s` at clip-local time `t`, covers the frame with its source's own opaque pixels
@@ -33,6 +35,23 @@ export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size,
     near(m[5], 0)
   return exact ? 'exact' : 'scaled'
 }
+
+/**
+ * Whether a layer above a cover can be blended on the CPU (cpu-over.ts): no filter, wipe, reveal, luma matte or
+ * GLSL transition, axis-aligned at one texel a pixel (the texel it shows under each pixel is exact, as the
+ * painter's NEAREST sampling of it). Leaves the layer's matrix in `scratch`. HOT: no allocation.
+ */
+export function overlayOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, texture: Texture, scratch: Affine): boolean {
+  if (layer.filter !== -1 || layer.lumas.length > 0) return false
+  if (s.wipeFrom !== 0 || s.clipLeft > 0 || s.clipTop > 0 || s.clipRight < 1 || s.clipBottom < 1) return false
+  EXACT.matrix = layerMatrix(frame, layer.fitted, layer.position, s, scratch)
+  EXACT.uv = layer.uv
+  EXACT.texture = texture
+  return texelExact(EXACT) && glslTransition(layer, t) === undefined
+}
+
+/** The fields of a draw `texelExact` reads. */
+const EXACT = { matrix: [0, 0, 0, 0, 0, 0], uv: [0, 0, 1, 1], texture: undefined } as unknown as DrawCall
 
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-6
 const unit = (q: readonly number[]) => q[0] === 0 && q[1] === 0 && q[2] === 1 && q[3] === 1

@@ -39,9 +39,8 @@ export async function prepareStill(path: string, ctx: PrepareContext): Promise<P
     async open(gpu, need) {
       const pixels = await decode(path, need, ctx.path)
       const texture = gpu.texture(pixels, need.width, need.height)
-      // An opaque still's pixels can be drawn around the GPU where it covers the frame (a Ken Burns photo).
-      const opaque = isOpaque(pixels)
-      return { frame: () => texture, pixels: opaque ? () => pixels : undefined, close: () => gpu.release(texture) }
+      // A still's pixels can be drawn around the GPU: an opaque one where it covers the frame (a Ken Burns photo).
+      return { frame: () => texture, pixels: () => pixels, opaque: isOpaque(pixels), close: () => gpu.release(texture) }
     },
   }
 }

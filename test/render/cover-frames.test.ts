@@ -59,6 +59,24 @@ test('two stills crossing (the top one translucent over the other) and a see-thr
   assert.is(see.result.direct, 0)
 })
 
+test('titles over a Ken Burns still and over a video, fading: blended on the CPU within 2 levels of GL', async () => {
+  const src = await lavfi('testsrc2=s=320x180:r=12:d=2', join(dir, 'under.mp4'), ['-c:v', 'libx264', '-crf', '12', '-pix_fmt', 'yuv420p'])
+  const title = (text: string, start: number) => ({
+    asset: { type: 'text', text, font: { size: 28, color: '#ffee00' }, width: 300, height: 80 },
+    start,
+    length: 1,
+    transition: { in: 'fade', out: 'fade' },
+  })
+  const stillThenVideo = [
+    { asset: { type: 'image', src: photo }, start: 0, length: 1, effect: 'zoomIn' },
+    { asset: { type: 'video', src }, start: 1, length: 1 },
+  ]
+  const { cpu, gl } = await both([[title('Over a still', 0), title('Over a video', 1)], stillThenVideo], 'titles')
+  assert.equal([cpu.result.direct, cpu.result.drawn], [24, 0])
+  const worst = worstDifference(cpu.frames, gl.frames)
+  assert.ok(worst <= 2, `worst difference ${worst}`)
+})
+
 test('a video scaled up to cover the frame goes the same way', async () => {
   const src = await lavfi('testsrc2=s=160x90:r=12:d=1', join(dir, 'small.mp4'), ['-c:v', 'libx264', '-crf', '12', '-pix_fmt', 'yuv420p'])
   const { cpu, gl } = await both([{ asset: { type: 'video', src }, start: 0, length: 1 }], 'video')

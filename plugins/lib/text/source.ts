@@ -7,20 +7,22 @@ import type { FrameSource, Gpu, Size } from '../../../core/index.js'
 export function redrawingSource(gpu: Gpu, size: Size, keyOf: (t: number) => string, draw: (t: number) => Uint8Array | null): FrameSource {
   const texture = gpu.texture(null, size.width, size.height)
   let shown: string | undefined
-  let empty = true
+  let current: Uint8Array | null = null
+  const frame = (t: number) => {
+    const key = keyOf(t)
+    if (key !== shown) {
+      shown = key
+      current = draw(t)
+      if (current) gpu.update(texture, current)
+    }
+    return current ? texture : null
+  }
   return {
     // A function of t alone: any order is fine.
     anyOrder: true,
-    frame(t) {
-      const key = keyOf(t)
-      if (key !== shown) {
-        shown = key
-        const pixels = draw(t)
-        empty = !pixels
-        if (pixels) gpu.update(texture, pixels)
-      }
-      return empty ? null : texture
-    },
+    frame,
+    // The same pixels, for blending on the CPU over a frame made there (core/render/cover-frames.ts).
+    pixels: (t) => (frame(t), current),
     close: () => gpu.release(texture),
   }
 }

@@ -104,6 +104,7 @@ export function prepareVideo(
         // Opaque frames as decoded, for a frame this clip covers alone (core/render/cover.ts); alpha is premultiplied
         // for blending, so a clip with alpha is always drawn.
         pixels: stream.alpha ? undefined : (t) => decoder.frame(at(t)),
+        opaque: !stream.alpha,
         close() {
           decoder.close()
           gpu.release(texture)
