@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createCanvas, type Image, loadImage } from '@napi-rs/canvas'
 import { imageSizeFromFile } from 'image-size/fromFile'
-import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size } from '../../core/index.js'
+import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size, type Texture } from '../../core/index.js'
 import { promptSize, promptModel } from './prompt-size.js'
 
 /** Pixel count above which a still is refused before decoding (a 20,000² PNG would need 1.6 GB). */
@@ -38,9 +38,15 @@ export async function prepareStill(path: string, ctx: PrepareContext): Promise<P
     static: true,
     async open(gpu, need) {
       const pixels = await decode(path, need, ctx.path)
-      const texture = gpu.texture(pixels, need.width, need.height)
       // A still's pixels can be drawn around the GPU: an opaque one where it covers the frame (a Ken Burns photo).
-      return { frame: () => texture, pixels: () => pixels, opaque: isOpaque(pixels), close: () => gpu.release(texture) }
+      // Its texture is made when GL first draws it: a photo whose every frame is made on the CPU never costs one.
+      let texture: Texture | undefined
+      return {
+        frame: () => (texture ??= gpu.texture(pixels, need.width, need.height)),
+        pixels: () => pixels,
+        opaque: isOpaque(pixels),
+        close: () => texture && gpu.release(texture),
+      }
     },
   }
 }

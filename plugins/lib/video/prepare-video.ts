@@ -10,6 +10,7 @@ import {
   type PreparedAsset,
   type Probe,
   type ProbedStream,
+  type Texture,
 } from '../../../core/index.js'
 import { scrubbedVideo } from './scrubbed-video.js'
 
@@ -88,10 +89,12 @@ export function prepareVideo(
       const skip = frozen ? 0 : Math.round(from * fps)
       const origin = skip > 0 ? await frameOrigin(path, trim) : undefined
       const decoder = new RawVideoDecoder({ ...decoding, skip, origin, frames: frozen ? 1 : undefined })
-      const texture = gpu.texture(null, need.width, need.height)
+      // Made when GL first draws the clip: frames made around the GPU (core/render/cover.ts) need none.
+      let texture: Texture | undefined
       let shown: Uint8Array | null = null
       const upload = (data: Uint8Array | null) => {
         if (!data) return null
+        texture ??= gpu.texture(null, need.width, need.height)
         if (data !== shown) gpu.update(texture, (shown = data))
         return texture
       }
@@ -107,7 +110,7 @@ export function prepareVideo(
         opaque: !stream.alpha,
         close() {
           decoder.close()
-          gpu.release(texture)
+          if (texture) gpu.release(texture)
         },
       }
     },
