@@ -1,11 +1,12 @@
 // The footage case of `npm run bench` (issue 35): the footage minute at 1080p30, defaults, with the encoder floor
 // measured in the same run on the same frames; `npm run bench -- footage` runs it alone, `footage-10min` adds the
-// ten-minute render for the memory's flatness.
+// ten-minute render for the memory's flatness, `footage-ab` the minute with each of issue 35's changes switched off.
 import { encoderFloor } from './lib/encoder-floor.js'
 import { mb, timed } from './lib/timed.js'
 import { footageEdit } from './footage.js'
 
 export async function footageCase(work: string, only?: string) {
+  if (only === 'footage-ab') return footageSteps(work)
   const label = 'footage 60 s 1080p30 (2 camera-like 12 Mbit/s clips with sound, 4 12 MP photos with Ken Burns, 3 text titles, soundtrack, fades; defaults)'
   const { run, result, cpu, out } = await timed(label, await footageEdit(work, 1), 'footage-60s', work)
   const floor = await encoderFloor(out, result, result.fps)
@@ -18,4 +19,30 @@ export async function footageCase(work: string, only?: string) {
   if (only !== 'footage-10min' && only !== undefined) return
   const ten = await timed('the footage minute stretched to 10 minutes', await footageEdit(work, 10), 'footage-10min', work)
   console.log(`  peak PSS 10 min / 60 s: ${(ten.run.peakPss / run.peakPss).toFixed(2)} (flat means ≤ 1.10)`)
+}
+
+/** Issue 35's changes, switched off in the order they landed (their environment switches), then all on; one run. */
+const STEPS: [string, NodeJS.ProcessEnv][] = [
+  ['before: RGBA to swscale, every frame drawn with GL', { REELFORGE_CPU_YUV: 'off', REELFORGE_DIRECT_FRAMES: 'off' }],
+  ['+ I420 packed in WebAssembly', { REELFORGE_DIRECT_FRAMES: 'off' }],
+  ['+ frames a layer covers made around the GPU', {}],
+]
+
+/** The footage minute once per step, then the encoder floor on the last step's frames. */
+async function footageSteps(work: string) {
+  const edit = await footageEdit(work, 1)
+  const runs = []
+  for (const [label, env] of STEPS) runs.push({ label, ...(await timed(label, edit, 'footage-ab', work, env)) })
+  const last = runs.at(-1)!
+  const floor = await encoderFloor(last.out, last.result, last.result.fps)
+  console.log(`\nencoder floor: ${(floor.wallMs / 1000).toFixed(1)} s, ${floor.cpu.toFixed(1)} CPU-s`)
+  console.log('| step | wall | realtime | CPU-s per output minute (render process + decoders + encoder) | tree CPU / floor | peak tree PSS |')
+  console.log('|---|---|---|---|---|---|')
+  for (const { label, run, result, cpu } of runs) {
+    const role = (name: string) => (run.cpuByRole.get(name) ?? 0).toFixed(1)
+    const parts = `${role('node')} + ${role('ffmpeg decoder')} + ${role('ffmpeg encoder')}`
+    console.log(
+      `| ${label} | ${(result.renderMs / 1000).toFixed(1)} s | ${(result.duration / (result.renderMs / 1000)).toFixed(2)}× | ${cpu.toFixed(1)} (${parts}) | ${(cpu / floor.cpu).toFixed(2)} | ${mb(run.peakPss)} |`,
+    )
+  }
 }
