@@ -160,7 +160,7 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
     },
     close: async () => {
       await ready.close()
-      if (owned instanceof IsolatedRenderer) owned.close()
+      if (owned instanceof IsolatedRenderer) await owned.close()
       await app.db.close()
     },
   }

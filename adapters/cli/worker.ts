@@ -103,7 +103,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     server.close()
     server.closeAllConnections()
     await ready.close()
-    closeRenderer()
+    await closeRenderer()
   }
   return exitOnStopSignal(
     'worker',

@@ -27,6 +27,8 @@ let nextId = 0
 export class RenderProcess {
   alive = true
   private readonly child: ChildProcess
+  /** Resolves once the process has exited (and been reaped). */
+  readonly exited: Promise<void>
   private readonly ready: Promise<void>
   private running: Running | undefined
   private stderr = ''
@@ -44,6 +46,7 @@ export class RenderProcess {
     this.child = fork(entry, [JSON.stringify(config)], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'pipe', 'ipc'], detached: true })
     // A message to a process that is being killed fails (EPIPE); its exit says what happened.
     this.child.on('error', () => {})
+    this.exited = new Promise((r) => this.child.once('exit', () => r()))
     this.child.stderr!.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000)
       process.stderr.write(d)

@@ -47,9 +47,11 @@ streaming('a slow encoder holds the compositor back: at most 3 frames in flight,
 streaming('static frames are composited once and repeated; animated ones every frame', async () => {
   const still = await renderAndDecode(edit([{ asset: { type: 'image', src: png }, start: 0, length: 2 }]))
   assert.is(still.result.frames, 50)
-  assert.is(still.result.drawn, 1)
+  // Made (drawn with GL, or around it where the still covers the frame: core/render/cover.ts) once.
+  const made = (r: { drawn: number; direct?: number }) => r.drawn + (r.direct ?? 0)
+  assert.is(made(still.result), 1)
   const faded = await renderAndDecode(edit([{ asset: { type: 'image', src: png }, start: 0, length: 2, transition: { in: 'fade' } }]))
-  assert.ok(faded.result.drawn >= 25 && faded.result.drawn <= 27, `drawn ${faded.result.drawn}`)
+  assert.ok(made(faded.result) >= 25 && made(faded.result) <= 27, `made ${made(faded.result)}`)
   // Repeated frames are still real frames in the file.
   assert.is(faded.frames.count, 50)
 })

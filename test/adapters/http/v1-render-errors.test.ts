@@ -7,6 +7,7 @@ import { IsolatedRenderer } from '../../../service/isolation/isolated-renderer.j
 import { crashTest, CRASH_MESSAGE } from '../../helpers/crash-plugin.js'
 import { garbledVideo, tempDir } from '../../helpers/media.js'
 import { LOOPBACK, testService, titleEdit } from '../../helpers/service.js'
+import { renderChildren, running } from '../../helpers/processes.js'
 import { runnable } from '../../helpers/serve-child.js'
 
 // A render that dies says why in the job's `error`: the stage, the clip, and the exception's message or the
@@ -45,7 +46,10 @@ errors('an uncaught exception thrown inside a plugin in the render process → t
     assert.is((await svc.waitFor(next, ['COMPLETE', 'FAILED'])).status, 'COMPLETE')
   } finally {
     await svc.close()
-    isolated.close()
+    const pids = renderChildren()
+    await isolated.close()
+    // Closed means gone: a server stopping right after leaves no render process behind (soak.e2e checks it too).
+    assert.equal(pids.filter(running), [], 'render processes still running after close()')
   }
 })
 
