@@ -2,9 +2,9 @@
 // in 1, 2, 4 and 8 pieces and with `--segments auto`, in the same run: wall time, × realtime, the speed-up over one
 // piece, CPU-seconds per minute of output (all processes, and per kind: the render processes, decoders, encoders)
 // and peak tree PSS. CPU-seconds are the machine-independent cost: on a small machine the 4- and 8-piece rows
-// cannot be faster, but they measure what the pieces cost a 16-core one. Two more one-piece rows force the
-// frames' RGBA→YUV conversion onto the GL side and onto ffmpeg's swscale (REELFORGE_GPU_YUV=on/off), so one run
-// says which wins on this machine's renderer.
+// cannot be faster, but they measure what the pieces cost a 16-core one. Three more one-piece rows force the
+// frames' RGBA→YUV conversion onto the GL side, onto the CPU's WebAssembly packer and onto ffmpeg's swscale
+// (REELFORGE_GPU_YUV, REELFORGE_CPU_YUV), so one run says which wins on this machine's renderer.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -41,13 +41,14 @@ console.log('pieces      wall s   x realtime   speed-up   CPU-s per output min (
 let one = 0
 const perMinute = (s: number) => s / (seconds / 60)
 const cases = [
-  ...[...counts, 'auto'].map((n) => ({ label: String(n), segments: String(n), yuv: undefined })),
-  { label: '1 gpu-yuv', segments: '1', yuv: 'on' },
-  { label: '1 cpu-yuv', segments: '1', yuv: 'off' },
+  ...[...counts, 'auto'].map((n) => ({ label: String(n), segments: String(n), yuv: {} })),
+  { label: '1 gpu-yuv', segments: '1', yuv: { REELFORGE_GPU_YUV: 'on' } },
+  { label: '1 cpu-yuv', segments: '1', yuv: { REELFORGE_GPU_YUV: 'off' } },
+  { label: '1 swscale', segments: '1', yuv: { REELFORGE_GPU_YUV: 'off', REELFORGE_CPU_YUV: 'off' } },
 ]
 for (const { label, segments, yuv } of cases) {
   const out = join(work, `segments-${label.replace(' ', '-')}.mp4`)
-  const caseEnv = yuv ? { ...env, REELFORGE_GPU_YUV: yuv } : env
+  const caseEnv = { ...env, ...yuv }
   const run = await measure(process.execPath, [cli, 'render', file, '-o', out, '--segments', segments, '--quiet'], { env: caseEnv })
   const by = (test: (role: string) => boolean) => perMinute([...run.cpuByRole].filter(([r]) => test(r)).reduce((s, [, c]) => s + c, 0))
   const render = by((r) => r === 'node'),
