@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { cssColor, defineAssetPlugin, HtmlAssetSchema } from '../../core/index.js'
+import { stillSource } from '../lib/raster/still-source.js'
 
 /**
  * Rasterised html boxes, shared by identical clips (oldest dropped first past 64 MB), with the warnings
@@ -60,8 +61,7 @@ export const html = defineAssetPlugin({
         )
         if (!warned) warnings.forEach((m) => ctx.warn(m))
         warned = true
-        const texture = gpu.texture(pixels, need.width, need.height)
-        return { frame: () => texture, close: () => gpu.release(texture) }
+        return stillSource(gpu, pixels, need)
       },
     }
   },

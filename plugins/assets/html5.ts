@@ -1,4 +1,5 @@
 import { defineAssetPlugin, Html5AssetSchema } from '../../core/index.js'
+import { stillSource } from '../lib/raster/still-source.js'
 
 /**
  * `html5`: an HTML/CSS page laid out in the clip's box (`width`/`height` on the clip; default the frame)
@@ -30,8 +31,7 @@ export const html5 = defineAssetPlugin({
           ctx.warn(`html5 could not be laid out (${(e as Error).message}); the clip is transparent`)
           pixels = new Uint8Array(need.width * need.height * 4)
         }
-        const texture = gpu.texture(pixels, need.width, need.height)
-        return { frame: () => texture, close: () => gpu.release(texture) }
+        return stillSource(gpu, pixels, need)
       },
     }
   },

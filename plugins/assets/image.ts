@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { createCanvas, type Image, loadImage } from '@napi-rs/canvas'
 import { imageSizeFromFile } from 'image-size/fromFile'
-import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size, type Texture } from '../../core/index.js'
+import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size } from '../../core/index.js'
+import { stillSource } from '../lib/raster/still-source.js'
 import { promptSize, promptModel } from './prompt-size.js'
 
 /** Pixel count above which a still is refused before decoding (a 20,000² PNG would need 1.6 GB). */
@@ -37,16 +38,8 @@ export async function prepareStill(path: string, ctx: PrepareContext): Promise<P
     size,
     static: true,
     async open(gpu, need) {
-      const pixels = await decode(path, need, ctx.path)
-      // A still's pixels can be drawn around the GPU: an opaque one where it covers the frame (a Ken Burns photo).
-      // Its texture is made when GL first draws it: a photo whose every frame is made on the CPU never costs one.
-      let texture: Texture | undefined
-      return {
-        frame: () => (texture ??= gpu.texture(pixels, need.width, need.height)),
-        pixels: () => pixels,
-        opaque: isOpaque(pixels),
-        close: () => texture && gpu.release(texture),
-      }
+      // A photo whose every frame is made on the CPU (a Ken Burns still) never needs a texture.
+      return stillSource(gpu, await decode(path, need, ctx.path), need)
     },
   }
 }
@@ -82,10 +75,4 @@ async function decode(path: string, need: Size, clip: string): Promise<Uint8Arra
   g.imageSmoothingQuality = 'high'
   g.drawImage(img, 0, 0, need.width, need.height)
   return canvas.data()
-}
-
-/** Whether every pixel's alpha is 255 (a JPEG always; a PNG or WebP when nothing in it is see-through). */
-function isOpaque(rgba: Uint8Array): boolean {
-  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false
-  return true
 }

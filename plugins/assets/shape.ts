@@ -1,6 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas'
 import { cssColor, defineAssetPlugin, ShapeAssetSchema } from '../../core/index.js'
 import { withOpacity } from './text.js'
+import { stillSource } from '../lib/raster/still-source.js'
 
 /**
  * `shape`: a rectangle (with corner radius), circle or line, centred in its box (`width`/`height`, default
@@ -45,8 +46,7 @@ export const shape = defineAssetPlugin({
           g.lineWidth = p.stroke.width
           g.stroke()
         }
-        const texture = gpu.texture(canvas.data(), need.width, need.height)
-        return { frame: () => texture, close: () => gpu.release(texture) }
+        return stillSource(gpu, canvas.data(), need)
       },
     }
   },

@@ -1,5 +1,6 @@
 import { defineAssetPlugin, RenderError, SvgAssetSchema, type Size } from '../../core/index.js'
 import { RasteriserCrash, rasteriseSvg, svgSize } from '../lib/raster/resvg.js'
+import { stillSource } from '../lib/raster/still-source.js'
 
 /**
  * `svg`: raw SVG markup rasterised with resvg at the size it is drawn (vector-sharp at any scale), once per
@@ -33,8 +34,7 @@ export const svg = defineAssetPlugin({
           pixels = new Uint8Array(need.width * need.height * 4)
         }
         if (opacity < 1) for (let i = 0; i < pixels.length; i++) pixels[i] = Math.round(pixels[i]! * opacity)
-        const texture = gpu.texture(pixels, need.width, need.height)
-        return { frame: () => texture, close: () => gpu.release(texture) }
+        return stillSource(gpu, pixels, need)
       },
     }
   },

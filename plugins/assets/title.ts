@@ -3,6 +3,7 @@ import { anchorOf, cssColor, defineAssetPlugin, TitleAssetSchema, type Size, typ
 import { canvasFont } from '../lib/fonts/canvas.js'
 import { wrapText } from '../lib/text/wrap.js'
 import { TITLE_SIZES, TITLE_STYLES } from './title-styles.js'
+import { stillSource } from '../lib/raster/still-source.js'
 
 /** Distance kept from the frame edges for non-centred positions, as a fraction of the frame height. */
 const MARGIN = 0.04
@@ -26,8 +27,7 @@ export const title = defineAssetPlugin({
       static: true,
       async open(gpu, need) {
         const pixels = drawTitle(params, frame, need, canvasFont(face, 1), ySign)
-        const texture = gpu.texture(pixels, need.width, need.height)
-        return { frame: () => texture, close: () => gpu.release(texture) }
+        return stillSource(gpu, pixels, need)
       },
     }
   },

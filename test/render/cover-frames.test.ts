@@ -77,6 +77,23 @@ test('titles over a Ken Burns still and over a video, fading: blended on the CPU
   assert.ok(worst <= 2, `worst difference ${worst}`)
 })
 
+test('a title and a shape over a covering still: blended on the CPU within 2 levels of GL', async () => {
+  const overlays = [
+    { asset: { type: 'title', text: 'A title', style: 'minimal' }, start: 0, length: 1, transition: { out: 'fade' } },
+    {
+      asset: { type: 'shape', shape: 'rectangle', width: 80, height: 30, fill: { color: '#00ff88', opacity: 0.6 }, rectangle: { width: 80, height: 30 } },
+      start: 0,
+      length: 1,
+      position: 'topLeft',
+    },
+  ]
+  const still = { asset: { type: 'image', src: photo }, start: 0, length: 1, effect: 'slideRight' }
+  const { cpu, gl } = await both([[overlays[0]!], [overlays[1]!], [still]], 'overlays')
+  assert.equal([cpu.result.direct, cpu.result.drawn], [12, 0])
+  const worst = worstDifference(cpu.frames, gl.frames)
+  assert.ok(worst <= 2, `worst difference ${worst}`)
+})
+
 test('a video scaled up to cover the frame goes the same way', async () => {
   const src = await lavfi('testsrc2=s=160x90:r=12:d=1', join(dir, 'small.mp4'), ['-c:v', 'libx264', '-crf', '12', '-pix_fmt', 'yuv420p'])
   const { cpu, gl } = await both([{ asset: { type: 'video', src }, start: 0, length: 1 }], 'video')
