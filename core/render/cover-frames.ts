@@ -46,7 +46,9 @@ export class CoverFrames {
 
   constructor(private readonly plan: RenderPlan) {
     this.take = plan.yuv ? plan.yuv.pack?.bind(plan.yuv) : (rgba, into) => into.set(rgba)
-    this.enabled = this.take !== undefined && directFrames()
+    // A still (`POST /v1/render/frame`'s PNG) is one frame: drawn with GL, as a preview session draws it, so the two
+    // agree pixel for pixel (service/previews); the CPU's ways differ from GL's by a level here and there.
+    this.enabled = this.take !== undefined && directFrames() && plan.output.takes !== 'still'
     this.background = parseColor(plan.edit.timeline.background ?? '#000000')
   }
 
