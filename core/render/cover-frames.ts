@@ -3,9 +3,10 @@ import { parseColor } from '../plan/color.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { RenderPlan } from '../plan/plan.js'
 import type { Affine } from './affine.js'
-import { coverOf, directFrames, overlayOf, pixelsOf } from './cover.js'
+import { coverOf, directFrames, overlayOf } from './cover.js'
 import { blendOver } from './cpu-over.js'
 import { createCpuWarp } from './cpu-warp.js'
+import { askSource } from './draw-frame.js'
 import type { Texture } from './gpu.js'
 import type { LiveLayer } from './scheduler.js'
 
@@ -93,7 +94,7 @@ export class CoverFrames {
     // A translucent cover shows what is under it: only the background may be.
     if (this.cover < 0 || !this.blendable || (this.opacity < 1 && this.below > 0)) return undefined
     const { layer, source } = live[this.cover]!
-    const pending = pixelsOf(layer, source, t - layer.start)
+    const pending = askSource(layer, source, 'pixels', t - layer.start)
     const pixels = pending instanceof Promise ? await pending : pending
     const { frame } = this.plan
     let rgba: Uint8Array
@@ -107,7 +108,7 @@ export class CoverFrames {
     } else return undefined
     for (let i = 0; i < this.above; i++) {
       const o = this.overlays[i]!
-      const over = pixelsOf(o.layer, o.source, t - o.layer.start)
+      const over = askSource(o.layer, o.source, 'pixels', t - o.layer.start)
       const bytes = over instanceof Promise ? await over : over
       if (bytes && bytes.length === o.texture.width * o.texture.height * 4)
         blendOver(rgba, frame, { pixels: bytes, size: o.texture, matrix: o.matrix, quad: o.layer.quad, uv: o.layer.uv, opacity: o.opacity })

@@ -1,5 +1,4 @@
-import type { FrameSource, LayerState, Size } from '../plugin.js'
-import { hookError } from '../plugin-driver.js'
+import type { LayerState, Size } from '../plugin.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { Affine } from './affine.js'
 import type { Texture } from './gpu.js'
@@ -17,8 +16,7 @@ import { texelExact, type DrawCall } from './painter.js'
  * visible under it or it is opaque. Undefined: draw it. Leaves the layer's matrix in `scratch`. HOT: no allocation.
  */
 export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, scratch: Affine): 'exact' | 'scaled' | undefined {
-  if (layer.filter !== -1 || layer.lumas.length > 0 || layer.hold || !unit(layer.quad)) return undefined
-  if (s.wipeFrom !== 0 || s.clipLeft > 0 || s.clipTop > 0 || s.clipRight < 1 || s.clipBottom < 1) return undefined
+  if (!plain(layer, s) || layer.hold || !unit(layer.quad)) return undefined
   if (layer.need.width < 2 || layer.need.height < 2) return undefined
   const m = layerMatrix(frame, layer.fitted, layer.position, s, scratch)
   if (m[1] !== 0 || m[2] !== 0 || m[0] <= 0 || m[3] <= 0) return undefined
@@ -42,8 +40,7 @@ export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size,
  * painter's NEAREST sampling of it). Leaves the layer's matrix in `scratch`. HOT: no allocation.
  */
 export function overlayOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, texture: Texture, scratch: Affine): boolean {
-  if (layer.filter !== -1 || layer.lumas.length > 0) return false
-  if (s.wipeFrom !== 0 || s.clipLeft > 0 || s.clipTop > 0 || s.clipRight < 1 || s.clipBottom < 1) return false
+  if (!plain(layer, s)) return false
   EXACT.matrix = layerMatrix(frame, layer.fitted, layer.position, s, scratch)
   EXACT.uv = layer.uv
   EXACT.texture = texture
@@ -53,19 +50,12 @@ export function overlayOf(layer: LayerPlan, s: LayerState, t: number, frame: Siz
 /** The fields of a draw `texelExact` reads. */
 const EXACT = { matrix: [0, 0, 0, 0, 0, 0], uv: [0, 0, 1, 1], texture: undefined } as unknown as DrawCall
 
+/** No filter or luma matte, and in state `s` no wipe or reveal: what both ways around the GPU need of a layer. */
+const plain = (layer: LayerPlan, s: LayerState) =>
+  layer.filter === -1 && layer.lumas.length === 0 && s.wipeFrom === 0 && s.clipLeft <= 0 && s.clipTop <= 0 && s.clipRight >= 1 && s.clipBottom >= 1
+
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-6
 const unit = (q: readonly number[]) => q[0] === 0 && q[1] === 0 && q[2] === 1 && q[3] === 1
 
 /** Frames a covering layer hands straight on (`REELFORGE_DIRECT_FRAMES=off` draws them, to compare). */
 export const directFrames = () => process.env.REELFORGE_DIRECT_FRAMES !== 'off'
-
-/** HOT: the covering layer's pixels at clip-local `t`; what its `pixels` throws or rejects with names the clip, as `frame` does. */
-export function pixelsOf(layer: LayerPlan, source: FrameSource, t: number): ReturnType<NonNullable<FrameSource['pixels']>> {
-  const failed = (e: unknown) => hookError({ kind: 'asset', name: layer.type }, 'frame', `${layer.path}.asset`, e)
-  try {
-    const pending = source.pixels!(t)
-    return pending instanceof Promise ? pending.catch((e: unknown) => Promise.reject(failed(e))) : pending
-  } catch (e) {
-    throw failed(e)
-  }
-}

@@ -127,12 +127,21 @@ function apply(m: LayerMotion, s: LayerState, progress: number): void {
 
 /** HOT: the texture a live layer's source shows at clip-local `t`; what its `frame` throws or rejects with names the clip. */
 function frameOf(layer: LayerPlan, source: FrameSource, t: number): ReturnType<FrameSource['frame']> {
+  return askSource(layer, source, 'frame', t)
+}
+
+/**
+ * HOT: the layer's source asked for `frame(t)` or `pixels(t)` (which it has), with what that throws or rejects
+ * with named as the clip's asset `frame` hook's error. No allocation.
+ */
+export function askSource<M extends 'frame' | 'pixels'>(layer: LayerPlan, source: FrameSource, method: M, t: number): ReturnType<NonNullable<FrameSource[M]>> {
+  type Answer = ReturnType<NonNullable<FrameSource[M]>>
   try {
-    const pending = source.frame(t)
+    const pending = (method === 'frame' ? source.frame(t) : source.pixels!(t)) as Answer
     if (!(pending instanceof Promise)) return pending
     return pending.catch((e: unknown) => {
       throw frameError(layer, e)
-    })
+    }) as Answer
   } catch (e) {
     throw frameError(layer, e)
   }
