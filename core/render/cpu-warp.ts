@@ -1,9 +1,7 @@
 import type { Size } from '../plugin.js'
 import type { Affine } from './affine.js'
 import { RGBA_WARP_WASM } from './rgba-warp.wasm.js'
-
-let compiled: WebAssembly.Module | undefined
-const wasmModule = () => (compiled ??= new WebAssembly.Module(Buffer.from(RGBA_WARP_WASM, 'base64')))
+import { wasmInstance } from './wasm.js'
 
 /** One draw of an opaque texture over the whole frame, as cover.ts finds it. */
 export interface WarpCall {
@@ -36,9 +34,10 @@ export function createCpuWarp(frame: Size) {
   const frameAt = align(rowsAt + height * 12)
   const textureAt = align(frameAt + width * height * 4)
   const memory = new WebAssembly.Memory({ initial: Math.ceil(textureAt / 65536) + 1 })
-  const { warp } = new WebAssembly.Instance(wasmModule(), { env: { memory } }).exports as {
-    warp(src: number, dst: number, w: number, h: number, cols: number, wts: number, rows: number, k: number): void
-  }
+  const { warp } = wasmInstance<{ warp(src: number, dst: number, w: number, h: number, cols: number, wts: number, rows: number, k: number): void }>(
+    RGBA_WARP_WASM,
+    memory,
+  )
   let loaded: Uint8Array | undefined
   return {
     /** Draws `c` and returns the frame (valid until the next call). */

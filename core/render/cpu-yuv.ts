@@ -1,10 +1,7 @@
 import type { Gpu } from './gpu.js'
 import { RGBA_TO_I420_WASM } from './rgba-to-i420.wasm.js'
+import { wasmInstance } from './wasm.js'
 import type { YuvPacker } from './yuv-pack.js'
-
-/** The conversion's code, compiled once per process (instances are per packer: each owns its memory). */
-let compiled: WebAssembly.Module | undefined
-const wasmModule = () => (compiled ??= new WebAssembly.Module(Buffer.from(RGBA_TO_I420_WASM, 'base64')))
 
 /** Converts RGBA frames of one size to I420 (BT.709, TV range) in WebAssembly SIMD (rgba-to-i420.wat). */
 export interface I420Converter {
@@ -20,7 +17,7 @@ export function createI420Converter(width: number, height: number): I420Converte
   const rgbaBytes = width * height * 4
   const yuvBytes = (width * height * 3) / 2
   const memory = new WebAssembly.Memory({ initial: Math.ceil((rgbaBytes + yuvBytes) / 65536) })
-  const { pack } = new WebAssembly.Instance(wasmModule(), { env: { memory } }).exports as { pack(src: number, dst: number, w: number, h: number): void }
+  const { pack } = wasmInstance<{ pack(src: number, dst: number, w: number, h: number): void }>(RGBA_TO_I420_WASM, memory)
   const rgba = new Uint8Array(memory.buffer, 0, rgbaBytes)
   const yuv = new Uint8Array(memory.buffer, rgbaBytes, yuvBytes)
   return {
@@ -34,7 +31,7 @@ export function createI420Converter(width: number, height: number): I420Converte
 
 /**
  * Frames read back as RGBA and packed to I420 on the CPU, where the GL renderer is the CPU itself (llvmpipe):
- * the same numbers as the GPU pack shader (Y per pixel, U and V from each 2×2 block's mean), at ~2 ms a 1080p
+ * the same numbers as the GPU pack shader (Y per pixel, U and V from each 2×2 block's mean), at ~1.5 ms a 1080p
  * frame against swscale's ~6.5 ms in the encoder, and the encoder reads 1.5 bytes a pixel instead of 4.
  */
 export function createCpuYuvPacker(gpu: Gpu): YuvPacker | undefined {
