@@ -69,16 +69,14 @@ export class IsolatedRenderer implements Compositor {
   }
 
   /**
-   * Stops every render process and what it started (running renders fail as cancelled), and waits until they
-   * have exited (at most `waitMs`): a server that stops leaves none behind — SIGKILL takes effect a moment after
+   * Stops every render process and what it started (running renders fail as cancelled), and waits until their
+   * groups are gone (`whenGroupGone`): a server that stops leaves none behind — SIGKILL takes effect a moment after
    * it is sent, later still on a loaded machine.
    */
-  async close(waitMs = 5000): Promise<void> {
+  async close(): Promise<void> {
     const all = [...this.all]
     for (const p of all) p.kill()
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([Promise.all(all.map((p) => p.exited)), new Promise((r) => (timer = setTimeout(r, waitMs)))])
-    clearTimeout(timer)
+    await Promise.all(all.map((p) => p.whenGroupGone()))
   }
 
   private spawn(): RenderProcess {

@@ -27,8 +27,6 @@ let nextId = 0
 export class RenderProcess {
   alive = true
   private readonly child: ChildProcess
-  /** Resolves once the process has exited (and been reaped). */
-  readonly exited: Promise<void>
   private readonly ready: Promise<void>
   private running: Running | undefined
   private stderr = ''
@@ -46,7 +44,6 @@ export class RenderProcess {
     this.child = fork(entry, [JSON.stringify(config)], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'pipe', 'ipc'], detached: true })
     // A message to a process that is being killed fails (EPIPE); its exit says what happened.
     this.child.on('error', () => {})
-    this.exited = new Promise((r) => this.child.once('exit', () => r()))
     this.child.stderr!.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000)
       process.stderr.write(d)
@@ -192,8 +189,8 @@ export class RenderProcess {
     answer()
   }
 
-  /** Resolves once no process of the group is left (a killed ffmpeg is gone before its files are removed). */
-  private async whenGroupGone(): Promise<void> {
+  /** Resolves once no process of the group is left, or after 2 s (a killed ffmpeg is gone before its files are removed). */
+  async whenGroupGone(): Promise<void> {
     const pid = this.child.pid
     for (let i = 0; pid && i < 100 && groupAlive(pid); i++) await new Promise((r) => setTimeout(r, 20))
   }
