@@ -1,4 +1,4 @@
-import { defineOutputPlugin } from '../../index.js'
+import { type createRenderer, defineOutputPlugin } from '../../index.js'
 
 // An output that keeps the frames the encoder would get, in memory: RGBA exactly as the compositor made them,
 // for comparing two ways of making a frame before any encoder blurs the difference (cover-frames.test.ts).
@@ -38,4 +38,22 @@ export function worstDifference(a: Uint8Array[], b: Uint8Array[]): number {
   let worst = 0
   for (let i = 0; i < a.length; i++) for (let k = 0; k < a[i]!.length; k++) worst = Math.max(worst, Math.abs(a[i]![k]! - b[i]![k]!))
   return worst
+}
+
+/**
+ * Renders `edit` twice: with frames made around the GPU (core/render/cover.ts) and with `REELFORGE_DIRECT_FRAMES=off`
+ * (every frame drawn with GL), to the paths `out` names; each with its result and, through `rawFrames`, its frames.
+ */
+export async function renderBothWays(renderer: ReturnType<typeof createRenderer>, edit: object, out: (direct: boolean) => string) {
+  const run = async (direct: boolean) => {
+    process.env.REELFORGE_DIRECT_FRAMES = direct ? 'on' : 'off'
+    try {
+      const path = out(direct)
+      const result = await renderer.render(edit as never, { out: path })
+      return { out: path, result, frames: rawRenders.get(path) }
+    } finally {
+      delete process.env.REELFORGE_DIRECT_FRAMES
+    }
+  }
+  return { direct: await run(true), drawn: await run(false) }
 }

@@ -3,7 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
-import { rawFrames, rawRenders, worstDifference } from '../helpers/raw-frames.js'
+import { rawFrames, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
 
 // A still that covers the frame (a Ken Burns photo: scaled and moving, fading over the background) is drawn on
 // the CPU (core/render/cpu-warp.ts) instead of by llvmpipe; REELFORGE_DIRECT_FRAMES=off draws it with GL. The
@@ -23,17 +23,8 @@ test.before(async () => {
 async function both(clips: object[] | object[][], name: string, background = '#336699') {
   const tracks = (Array.isArray(clips[0]) ? (clips as object[][]) : [clips as object[]]).map((c) => ({ clips: c }))
   const edit = { timeline: { background, tracks }, output: { format: 'raw-rgba', size, fps: 12 } }
-  const run = async (direct: boolean) => {
-    process.env.REELFORGE_DIRECT_FRAMES = direct ? 'on' : 'off'
-    try {
-      const out = join(dir, `${name}-${direct}.rgba`)
-      const result = await renderer.render(edit as never, { out })
-      return { result, frames: rawRenders.get(out)! }
-    } finally {
-      delete process.env.REELFORGE_DIRECT_FRAMES
-    }
-  }
-  return { cpu: await run(true), gl: await run(false) }
+  const { direct, drawn } = await renderBothWays(renderer, edit, (on) => join(dir, `${name}-${on}.rgba`))
+  return { cpu: { ...direct, frames: direct.frames! }, gl: { ...drawn, frames: drawn.frames! } }
 }
 
 for (const effect of ['zoomIn', 'zoomOut', 'slideLeft', 'slideUp']) {

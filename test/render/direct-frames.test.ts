@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
 import { decodeFrames } from '../helpers/frames.js'
 import { lavfi, tempDir } from '../helpers/media.js'
-import { rawFrames, rawRenders, worstDifference } from '../helpers/raw-frames.js'
+import { rawFrames, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
 import { edit } from '../helpers/render.js'
 
 // A frame that one opaque video covers pixel for pixel (core/render/cover.ts) goes from the decoder to the encoder
@@ -20,18 +20,7 @@ test.before(async () => {
   src = await lavfi('testsrc2=s=640x360:r=25:d=4', join(dir, 'src.mp4'), ['-c:v', 'libx264', '-crf', '14', '-pix_fmt', 'yuv420p'])
 })
 
-async function both(e: object, name: string, format: string) {
-  const run = async (direct: boolean) => {
-    process.env.REELFORGE_DIRECT_FRAMES = direct ? 'on' : 'off'
-    try {
-      const out = join(dir, `${name}-${direct ? 'direct' : 'drawn'}.${format}`)
-      return { out, result: await renderer.render(e as never, { out }) }
-    } finally {
-      delete process.env.REELFORGE_DIRECT_FRAMES
-    }
-  }
-  return { direct: await run(true), drawn: await run(false) }
-}
+const both = (e: object, name: string, format: string) => renderBothWays(renderer, e, (direct) => join(dir, `${name}-${direct ? 'direct' : 'drawn'}.${format}`))
 
 test('a full-frame clip with fades and a title over its middle: every frame it covers skips the GPU', async () => {
   const title = { asset: { type: 'text', text: 'Over the clip', font: { size: 40, color: '#ffffff' } }, start: 1.5, length: 1 }
@@ -41,7 +30,7 @@ test('a full-frame clip with fades and a title over its middle: every frame it c
   // 48 frames: frame 0 (faded out: only the background) is drawn with GL; the fades (1–11, 37–47) are made on the
   // CPU over the background and the title (18–29) blended there (cover-frames.test.ts); 12–17 and 30–36 go unchanged.
   assert.equal([direct.result.direct, direct.result.drawn, drawn.result.direct], [47, 1, 0])
-  const [a, b] = [rawRenders.get(direct.out)!, rawRenders.get(drawn.out)!]
+  const [a, b] = [direct.frames!, drawn.frames!]
   assert.is(worstDifference([...a.slice(12, 18), ...a.slice(30, 37)], [...b.slice(12, 18), ...b.slice(30, 37)]), 0, 'unchanged frames')
   assert.ok(worstDifference(a, b) <= 2, 'fading frames within 2 levels')
 })
