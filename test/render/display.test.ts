@@ -108,7 +108,16 @@ process.stdin.on('data', () => console.log(String(displayLost())))`,
     assert.is(await ask(), 'false')
     const server = spawnSync('pgrep', ['-f', `^Xvfb ${display} `], { encoding: 'utf8' }).stdout.trim()
     process.kill(Number(server), 'SIGKILL')
-    await new Promise((r) => setTimeout(r, 50))
+    // SIGKILL only marks the signal: on a loaded machine Xvfb may take a while to be scheduled and die. Ask as
+    // soon as the kernel has it dead (zombie or gone), well inside the watchdog's one-second poll.
+    const dead = () => {
+      try {
+        return /^\d+ \(.*\) [ZX] /.test(readFileSync(`/proc/${Number(server)}/stat`, 'utf8'))
+      } catch {
+        return true
+      }
+    }
+    for (let i = 0; i < 200 && !dead(); i++) await new Promise((r) => setTimeout(r, 10))
     assert.is(await ask(), 'true')
   } finally {
     child.kill()
