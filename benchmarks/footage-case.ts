@@ -25,7 +25,8 @@ export async function footageCase(work: string, only?: string) {
 const STEPS: [string, NodeJS.ProcessEnv][] = [
   ['before: RGBA to swscale, every frame drawn with GL', { REELFORGE_CPU_YUV: 'off', REELFORGE_DIRECT_FRAMES: 'off' }],
   ['+ I420 packed in WebAssembly', { REELFORGE_DIRECT_FRAMES: 'off' }],
-  ['+ frames a layer covers made around the GPU', {}],
+  ['+ frames a layer covers made around the GPU', { REELFORGE_DECODED_I420: 'off' }],
+  ['+ BT.709 clips decoded to I420, handed on as decoded', {}],
 ]
 
 /** The footage minute once per step, then the encoder floor on the last step's frames. */
@@ -36,13 +37,13 @@ async function footageSteps(work: string) {
   const last = runs.at(-1)!
   const floor = await encoderFloor(last.out, last.result, last.result.fps)
   console.log(`\nencoder floor: ${(floor.wallMs / 1000).toFixed(1)} s, ${floor.cpu.toFixed(1)} CPU-s`)
-  console.log('| step | wall | realtime | CPU-s per output minute (render process + decoders + encoder) | tree CPU / floor | peak tree PSS |')
-  console.log('|---|---|---|---|---|---|')
+  console.log('| step | wall | realtime | CPU-s per output minute (render process + decoders + encoder) | tree CPU / floor | peak tree PSS | file |')
+  console.log('|---|---|---|---|---|---|---|')
   for (const { label, run, result, cpu } of runs) {
     const role = (name: string) => (run.cpuByRole.get(name) ?? 0).toFixed(1)
     const parts = `${role('node')} + ${role('ffmpeg decoder')} + ${role('ffmpeg encoder')}`
     console.log(
-      `| ${label} | ${(result.renderMs / 1000).toFixed(1)} s | ${(result.duration / (result.renderMs / 1000)).toFixed(2)}× | ${cpu.toFixed(1)} (${parts}) | ${(cpu / floor.cpu).toFixed(2)} | ${mb(run.peakPss)} |`,
+      `| ${label} | ${(result.renderMs / 1000).toFixed(1)} s | ${(result.duration / (result.renderMs / 1000)).toFixed(2)}× | ${cpu.toFixed(1)} (${parts}) | ${(cpu / floor.cpu).toFixed(2)} | ${mb(run.peakPss)} | ${(result.bytes / 1e6).toFixed(2)} MB |`,
     )
   }
 }

@@ -35,6 +35,11 @@ export interface DecoderOptions {
   primaries?: string
   /** The source's matrix (ffprobe `color_space`), which zscale needs when a step above applies. */
   matrix?: string
+  /**
+   * `i420`: frames as I420 (Y, U, V planes; 1.5 bytes a pixel) instead of RGBA — a BT.709 TV-range 4:2:0 source
+   * at the size it is drawn decodes to its own bytes, which can go to the encoder unchanged (prepare-video.ts).
+   */
+  format?: 'rgba' | 'i420'
   /** Frames decoded ahead of the compositor. */
   readAhead?: number
   /** Describes the source in error messages (the clip path). */
@@ -42,7 +47,7 @@ export interface DecoderOptions {
 }
 
 /**
- * Streams a video source as raw RGBA frames at the output rate from a native ffmpeg child: ffmpeg seeks,
+ * Streams a video source as raw RGBA (or I420) frames at the output rate from a native ffmpeg child: ffmpeg seeks,
  * retimes (`setpts`), resamples to the output fps and scales, so the compositor only uploads. Frames arrive
  * over a Unix socket straight into reused frame buffers (see FrameSocket), else over stdout. Read-ahead is
  * bounded: when `readAhead` frames wait, reading pauses and ffmpeg blocks.
@@ -70,7 +75,7 @@ export class RawVideoDecoder {
   private closed = false
 
   constructor(private readonly opts: DecoderOptions) {
-    this.frameBytes = opts.width * opts.height * 4
+    this.frameBytes = opts.format === 'i420' ? (opts.width * opts.height * 3) / 2 : opts.width * opts.height * 4
     this.readAhead = opts.readAhead ?? 3
     this.launch(FrameSocket.create())
   }
@@ -78,12 +83,13 @@ export class RawVideoDecoder {
   private launch(socket: FrameSocket | undefined) {
     const opts = this.opts
     const { seek, timing } = startAt(opts)
+    const pixFmt = opts.format === 'i420' ? 'yuv420p' : 'rgba'
     const filters = [
       ...timing,
       `scale=${opts.width}:${opts.height}:flags=bicubic`,
       // After scaling: an HDR clip drawn small is tone-mapped at its drawn size (the step is costly per pixel).
       ...toneMapFilters(opts.transfer, opts.primaries, opts.matrix),
-      'format=rgba',
+      `format=${pixFmt}`,
       ...(opts.filters ?? []),
     ]
     const args = [
@@ -104,7 +110,7 @@ export class RawVideoDecoder {
       '-f',
       'rawvideo',
       '-pix_fmt',
-      'rgba',
+      pixFmt,
       ...(socket ? socket.outputArgs : ['pipe:1']),
     ]
     const ff = (this.ff = spawnFfmpeg(args, { stdout: !socket }))

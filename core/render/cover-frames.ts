@@ -3,7 +3,7 @@ import { parseColor } from '../plan/color.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { RenderPlan } from '../plan/plan.js'
 import type { Affine } from './affine.js'
-import { coverOf, directFrames, overlayOf } from './cover.js'
+import { coverOf, decodedI420, directFrames, overlayOf } from './cover.js'
 import { blendOver } from './cpu-over.js'
 import { createCpuWarp } from './cpu-warp.js'
 import { askSource } from './draw-frame.js'
@@ -30,6 +30,8 @@ interface Overlay {
 export class CoverFrames {
   private readonly take: ((rgba: Uint8Array, into: Uint8Array) => void) | undefined
   private readonly enabled: boolean
+  /** Whether a frame a source covers exactly can go to the sink as the source's own I420 (packed output). */
+  readonly takesI420: boolean
   private readonly matrix: Affine = [0, 0, 0, 0, 0, 0]
   private readonly background: [number, number, number, number]
   private readonly overlays: Overlay[] = []
@@ -44,12 +46,15 @@ export class CoverFrames {
   private blendable = true
   /** Frames written this way. */
   count = 0
+  /** Frames of them a source handed over as I420 (`FrameSource.i420`), unconverted. */
+  unconverted = 0
 
   constructor(private readonly plan: RenderPlan) {
     this.take = plan.yuv ? plan.yuv.pack?.bind(plan.yuv) : (rgba, into) => into.set(rgba)
     // A still (`POST /v1/render/frame`'s PNG) is one frame: drawn with GL, as a preview session draws it, so the two
     // agree pixel for pixel (service/previews); the CPU's ways differ from GL's by a level here and there.
     this.enabled = this.take !== undefined && directFrames() && plan.output.takes !== 'still'
+    this.takesI420 = this.enabled && plan.yuv !== undefined && decodedI420()
     this.background = parseColor(plan.edit.timeline.background ?? '#000000')
   }
 
@@ -94,6 +99,18 @@ export class CoverFrames {
     // A translucent cover shows what is under it: only the background may be.
     if (this.cover < 0 || !this.blendable || (this.opacity < 1 && this.below > 0)) return undefined
     const { layer, source } = live[this.cover]!
+    if (this.kind === 'exact' && !this.above && source.i420 && this.takesI420) {
+      // A decoded clip's own I420, as the encoder takes it: not converted to RGBA and packed back.
+      const pending = askSource(layer, source, 'i420', t - layer.start)
+      const i420 = pending instanceof Promise ? await pending : pending
+      if (i420 && i420.length === this.plan.yuv!.bytes) {
+        const buffer = await acquire()
+        buffer.set(i420)
+        this.count++
+        this.unconverted++
+        return buffer
+      }
+    }
     const pending = askSource(layer, source, 'pixels', t - layer.start)
     const pixels = pending instanceof Promise ? await pending : pending
     const { frame } = this.plan
@@ -104,7 +121,15 @@ export class CoverFrames {
       if (this.above) rgba.set(pixels)
     } else if (pixels && this.kind === 'scaled' && pixels.length === layer.need.width * layer.need.height * 4) {
       this.warp ??= createCpuWarp(frame)
-      rgba = this.warp.draw({ pixels, size: layer.need, matrix: this.matrix, uv: layer.uv, opacity: this.opacity, background: this.background })
+      rgba = this.warp.draw({
+        pixels,
+        refilled: layer.asset.static !== true,
+        size: layer.need,
+        matrix: this.matrix,
+        uv: layer.uv,
+        opacity: this.opacity,
+        background: this.background,
+      })
     } else return undefined
     for (let i = 0; i < this.above; i++) {
       const o = this.overlays[i]!

@@ -7,6 +7,11 @@ import { wasmInstance } from './wasm.js'
 export interface WarpCall {
   /** The texture's premultiplied RGBA, top row first, `size` pixels; opaque. */
   pixels: Uint8Array
+  /**
+   * The same buffer may hold other pixels at the next call (a decoded clip's frames: decoders refill their buffers
+   * and a converted frame comes in one): copied every call. Else (a still) copied once per distinct buffer.
+   */
+  refilled: boolean
   size: Size
   /** The layer's map from its unit square to frame pixels: axis-aligned (`[a, 0, 0, d, e, f]`). */
   matrix: Affine
@@ -21,8 +26,8 @@ export interface WarpCall {
 /**
  * Draws a `WarpCall` into a frame-sized RGBA buffer on the CPU (rgba-warp.wat): the pixel centres and texel
  * centres of GL's LINEAR sampling with CLAMP_TO_EDGE, in 8-bit fixed point — within a level of what llvmpipe
- * draws, at a third of its cost. The texture is copied into WebAssembly memory once per distinct buffer (a
- * still's pixels stay the same for its whole clip).
+ * draws, at a third of its cost. A still's texture is copied into WebAssembly memory once per distinct buffer
+ * (its pixels stay the same for its whole clip), a clip's frame every call.
  */
 export function createCpuWarp(frame: Size) {
   const { width, height } = frame
@@ -45,7 +50,7 @@ export function createCpuWarp(frame: Size) {
       const bytes = c.size.width * c.size.height * 4
       if (memory.buffer.byteLength < textureAt + bytes) memory.grow(Math.ceil((textureAt + bytes - memory.buffer.byteLength) / 65536))
       const heap = memory.buffer
-      if (loaded !== c.pixels) new Uint8Array(heap, textureAt, bytes).set(c.pixels), (loaded = c.pixels)
+      if (loaded !== c.pixels || c.refilled) new Uint8Array(heap, textureAt, bytes).set(c.pixels), (loaded = c.pixels)
       const i32 = new Int32Array(heap)
       const u16 = new Uint16Array(heap)
       const [a, , , d, e, f] = c.matrix

@@ -131,13 +131,18 @@ function frameOf(layer: LayerPlan, source: FrameSource, t: number): ReturnType<F
 }
 
 /**
- * HOT: the layer's source asked for `frame(t)` or `pixels(t)` (which it has), with what that throws or rejects
+ * HOT: the layer's source asked for `frame(t)`, `pixels(t)` or `i420(t)` (which it has), with what that throws or rejects
  * with named as the clip's asset `frame` hook's error. No allocation.
  */
-export function askSource<M extends 'frame' | 'pixels'>(layer: LayerPlan, source: FrameSource, method: M, t: number): ReturnType<NonNullable<FrameSource[M]>> {
+export function askSource<M extends 'frame' | 'pixels' | 'i420'>(
+  layer: LayerPlan,
+  source: FrameSource,
+  method: M,
+  t: number,
+): ReturnType<NonNullable<FrameSource[M]>> {
   type Answer = ReturnType<NonNullable<FrameSource[M]>>
   try {
-    const pending = (method === 'frame' ? source.frame(t) : source.pixels!(t)) as Answer
+    const pending = (method === 'frame' ? source.frame(t) : method === 'pixels' ? source.pixels!(t) : source.i420!(t)) as Answer
     if (!(pending instanceof Promise)) return pending
     return pending.catch((e: unknown) => {
       throw frameError(layer, e)

@@ -40,10 +40,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   const buffers = opts.buffers ?? 3
   const pool = new FramePool(plan.yuv?.bytes ?? frame.width * frame.height * 4, buffers)
   const reader = plan.yuv ?? plan.painter
-  const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps)
+  const covers = new CoverFrames(plan)
+  const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps, covers.takesI420 ? { i420: true } : undefined)
   const draw = createFrameDrawer(plan)
   const state = neutralState()
-  const covers = new CoverFrames(plan)
 
   let key = new Float64Array(64)
   let prevKey = new Float64Array(64)

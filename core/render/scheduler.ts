@@ -1,5 +1,5 @@
 import { callHook, hookError } from '../plugin-driver.js'
-import type { FrameSource } from '../plugin.js'
+import type { FrameSource, OpenHints } from '../plugin.js'
 import type { LayerPlan } from '../plan/layers.js'
 import { atCrashSite } from './crash-site.js'
 import type { Gpu } from './gpu.js'
@@ -27,6 +27,8 @@ export class Scheduler {
     private readonly gpu: Gpu,
     private readonly lookahead: number,
     private readonly fps: number,
+    /** What every source is told of its use (OpenHints.i420 where the frame loop takes I420 from covers). */
+    private readonly hints?: OpenHints,
   ) {
     this.byStart = layers.filter((l) => l.endFrame > l.startFrame).sort((a, b) => a.startFrame - b.startFrame)
   }
@@ -78,7 +80,7 @@ export class Scheduler {
     const asset = { kind: 'asset', name: layer.type }
     // A decoder's process and socket events report an uncaught failure as this clip's.
     return atCrashSite({ stage: 'rendering', path: `${layer.path}.asset`, plugin: `asset:${layer.type} open` }, () =>
-      callHook(asset, 'open', `${layer.path}.asset`, () => layer.asset.open!(this.gpu, layer.need, from)),
+      callHook(asset, 'open', `${layer.path}.asset`, () => layer.asset.open!(this.gpu, layer.need, from, this.hints)),
     )
   }
 

@@ -1,36 +1,44 @@
 import { type createRenderer, defineOutputPlugin } from '../../index.js'
 
-// An output that keeps the frames the encoder would get, in memory: RGBA exactly as the compositor made them,
-// for comparing two ways of making a frame before any encoder blurs the difference (cover-frames.test.ts).
+// Outputs that keep the frames the encoder would get, in memory: RGBA exactly as the compositor made them, or
+// the I420 an encoder that takes it gets (`yuvFrames`), for comparing two ways of making a frame before any
+// encoder blurs the difference (cover-frames.test.ts, i420-frames.test.ts).
 
 declare module '../../index.js' {
   interface OutputFormats {
     'raw-rgba': true
+    'raw-i420': true
   }
 }
 
 /** The frames of the last render through `rawFrames`, by output path. */
 export const rawRenders = new Map<string, Uint8Array[]>()
 
-export const rawFrames = defineOutputPlugin({
-  kind: 'output',
-  name: 'raw-rgba',
-  mime: 'application/octet-stream',
-  extension: 'rgba',
-  takes: 'video',
-  sound: false,
-  async open(spec) {
-    const frames: Uint8Array[] = []
-    return {
-      write: (frame) => void frames.push(Uint8Array.from(frame)),
-      async close() {
-        rawRenders.set(spec.path, frames)
-        return { path: spec.path, bytes: frames.length * spec.width * spec.height * 4 }
-      },
-      abort() {},
-    }
-  },
-})
+const keeper = (name: 'raw-rgba' | 'raw-i420', yuvFrames: boolean) =>
+  defineOutputPlugin({
+    kind: 'output',
+    name,
+    mime: 'application/octet-stream',
+    extension: name.slice(4),
+    takes: 'video',
+    sound: false,
+    yuvFrames,
+    async open(spec) {
+      const frames: Uint8Array[] = []
+      return {
+        write: (frame) => void frames.push(Uint8Array.from(frame)),
+        async close() {
+          rawRenders.set(spec.path, frames)
+          return { path: spec.path, bytes: frames.reduce((n, f) => n + f.length, 0) }
+        },
+        abort() {},
+      }
+    },
+  })
+
+export const rawFrames = keeper('raw-rgba', false)
+/** I420 frames, where the frame loop packs them (on llvmpipe in WebAssembly, core/render/frame-packer.ts). */
+export const rawI420Frames = keeper('raw-i420', true)
 
 /** The largest difference of any channel of any pixel between two renders' frames (they must have as many). */
 export function worstDifference(a: Uint8Array[], b: Uint8Array[]): number {

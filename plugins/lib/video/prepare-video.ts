@@ -10,8 +10,8 @@ import {
   type PreparedAsset,
   type Probe,
   type ProbedStream,
-  type Texture,
 } from '../../../core/index.js'
+import { decodedSource, decodesToI420 } from './decoded-source.js'
 import { scrubbedVideo } from './scrubbed-video.js'
 
 // Preparing a video source for drawing: what the `video`, `luma` and generated-video assets share (a room of its own,
@@ -88,31 +88,10 @@ export function prepareVideo(
       // decoding from `trim`, on the frame grid a decoder from `trim` lays (so the frames are the whole render's).
       const skip = frozen ? 0 : Math.round(from * fps)
       const origin = skip > 0 ? await frameOrigin(path, trim) : undefined
-      const decoder = new RawVideoDecoder({ ...decoding, skip, origin, frames: frozen ? 1 : undefined })
-      // Made when GL first draws the clip: frames made around the GPU (core/render/cover.ts) need none.
-      let texture: Texture | undefined
-      let shown: Uint8Array | null = null
-      const upload = (data: Uint8Array | null) => {
-        if (!data) return null
-        texture ??= gpu.texture(null, need.width, need.height)
-        if (data !== shown) gpu.update(texture, (shown = data))
-        return texture
-      }
+      const i420 = decodesToI420(stream, need, ctx.frame, hints)
+      const decoder = new RawVideoDecoder({ ...decoding, skip, origin, frames: frozen ? 1 : undefined, format: i420 ? 'i420' : 'rgba' })
       const at = (t: number) => (frozen ? 0 : Math.max(0, Math.round(t * fps) - skip))
-      return {
-        frame(t) {
-          const data = decoder.frame(at(t))
-          return data instanceof Promise ? data.then(upload) : upload(data)
-        },
-        // Opaque frames as decoded, for a frame this clip covers alone (core/render/cover.ts); alpha is premultiplied
-        // for blending, so a clip with alpha is always drawn.
-        pixels: stream.alpha ? undefined : (t) => decoder.frame(at(t)),
-        opaque: !stream.alpha,
-        close() {
-          decoder.close()
-          if (texture) gpu.release(texture)
-        },
-      }
+      return decodedSource(gpu, need, decoder, at, { alpha: !!stream.alpha, i420 })
     },
   }
 }

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { BT709_TAGS, createRgbaConverter, runFfmpeg } from '../../core/index.js'
+import { lavfi, tempDir } from '../helpers/media.js'
+
+// A clip that decodes to I420 (plugins/lib/video/decoded-source.ts) has the frames it must draw or blend converted to
+// RGBA in WebAssembly SIMD (core/render/i420-to-rgba.wat) instead of by swscale in its decoder.
+
+const dir = tempDir('reelforge-cpu-rgba-')
+const test = suite('I420 to RGBA on the CPU')
+
+/** BT.709 TV range to full-range RGB in floating point (nearest chroma), clipped to 0..255. */
+function exact(yuv: Uint8Array, w: number, h: number, x: number, y: number): [number, number, number] {
+  const c = (y >> 1) * (w / 2) + (x >> 1)
+  const l = ((yuv[y * w + x]! - 16) * 255) / 219
+  const u = ((yuv[w * h + c]! - 128) * 255) / 224
+  const v = ((yuv[(w * h * 5) / 4 + c]! - 128) * 255) / 224
+  const clip = (n: number) => Math.min(255, Math.max(0, n))
+  return [clip(l + 1.5748 * v), clip(l - 0.187324 * u - 0.468124 * v), clip(l + 1.8556 * u)]
+}
+
+test('every R, G and B is the exact BT.709 value rounded (within 0.6), alpha 255, at widths the 16-pixel steps do not divide', () => {
+  let seed = 11
+  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24)
+  for (const [w, h] of [
+    [1080, 8],
+    [16, 2],
+    [324, 6],
+    [1920, 4],
+  ] as const) {
+    const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, random)
+    const rgba = createRgbaConverter(w, h)!.convert(yuv)
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const i = 4 * (y * w + x)
+        exact(yuv, w, h, x, y).forEach((want, ch) =>
+          assert.ok(Math.abs(rgba[i + ch]! - want) < 0.6, `${w}x${h} (${x}, ${y}) channel ${ch}: ${rgba[i + ch]} for ${want.toFixed(2)}`),
+        )
+        assert.is(rgba[i + 3], 255)
+      }
+  }
+  assert.is(createRgbaConverter(15, 2), undefined, 'odd width')
+  assert.is(createRgbaConverter(8, 2), undefined, 'narrower than a step')
+})
+
+test("what swscale's yuv420p → rgba makes of a decoded BT.709 frame, within its own error (3 levels), nearer the exact values", async () => {
+  const [w, h] = [640, 360]
+  const src = await lavfi('testsrc2=s=640x360:r=25:d=1', join(dir, 'src.mp4'), ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', ...BT709_TAGS])
+  const raw = async (format: string) => {
+    const out = join(dir, `frame.${format}`)
+    // The filters a clip's decoder runs (core/ffmpeg/decoder.ts), to either format.
+    await runFfmpeg(['-v', 'error', '-y', '-i', src, '-vf', `scale=${w}:${h}:flags=bicubic,format=${format}`, '-frames:v', '1', '-f', 'rawvideo', out])
+    return new Uint8Array(readFileSync(out))
+  }
+  const [yuv, swscale] = [await raw('yuv420p'), await raw('rgba')]
+  const ours = createRgbaConverter(w, h)!.convert(yuv)
+  let worst = 0
+  let oursOff = 0
+  let theirsOff = 0
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      exact(yuv, w, h, x, y).forEach((want, ch) => {
+        const i = 4 * (y * w + x) + ch
+        worst = Math.max(worst, Math.abs(ours[i]! - swscale[i]!))
+        oursOff += Math.abs(ours[i]! - want)
+        theirsOff += Math.abs(swscale[i]! - want)
+      })
+  assert.ok(worst <= 3, `worst ${worst}`)
+  assert.ok(oursOff < theirsOff, `mean error ${oursOff / (w * h * 3)} against swscale's ${theirsOff / (w * h * 3)}`)
+})
+
+test.run()

@@ -1,0 +1,107 @@
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { BT709_TAGS, runFfmpeg } from '../../core/index.js'
+import { createRenderer } from '../../index.js'
+import { argOf, childCommands } from '../helpers/children.js'
+import { lavfi, tempDir } from '../helpers/media.js'
+import { rawI420Frames, rawFrames, rawRenders, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
+import { edit } from '../helpers/render.js'
+import { readFileSync } from 'node:fs'
+
+// A BT.709 TV-range 4:2:0 clip drawn at the output's size decodes to I420 (plugins/lib/video/decoded-source.ts):
+// the frames it covers alone go to the encoder as ffmpeg decoded them, the rest are converted to RGBA in the
+// render process (core/render/cpu-rgba.ts) instead of by swscale in the decoder.
+
+const dir = tempDir('reelforge-i420-frames-')
+const test = suite('I420 from the decoder to the encoder')
+const renderer = createRenderer({ cacheDir: join(dir, 'cache'), plugins: [rawFrames, rawI420Frames] })
+const size = { width: 640, height: 360 }
+const x264 = ['-c:v', 'libx264', '-crf', '14', '-pix_fmt', 'yuv420p']
+let tagged = ''
+let untagged = ''
+let small = ''
+
+test.before(async () => {
+  tagged = await lavfi('testsrc2=s=640x360:r=25:d=4', join(dir, 'tagged.mp4'), [...x264, ...BT709_TAGS])
+  untagged = await lavfi('testsrc2=s=640x360:r=25:d=4', join(dir, 'untagged.mp4'), x264)
+  small = await lavfi('testsrc2=s=320x180:r=25:d=1', join(dir, 'small.mp4'), [...x264, ...BT709_TAGS])
+})
+
+/** The source's frames at `fps` as ffmpeg decodes them (I420), on the grid a clip's decoder lays. */
+async function decoded(src: string, fps: number, frames: number): Promise<Uint8Array[]> {
+  const out = join(dir, `decoded-${fps}.yuv`)
+  await runFfmpeg([
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    src,
+    '-vf',
+    `setpts=PTS-STARTPTS,fps=${fps}`,
+    '-frames:v',
+    String(frames),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    out,
+  ])
+  const bytes = readFileSync(out)
+  const n = (size.width * size.height * 3) / 2
+  return Array.from({ length: frames }, (_, i) => new Uint8Array(bytes.subarray(i * n, (i + 1) * n)))
+}
+
+/** The decoders' pixel formats during a render. */
+async function decoderFormats(render: Promise<unknown>): Promise<string[]> {
+  const commands = await childCommands(render)
+  return commands.filter((c) => c.includes('-i') && argOf(c, '-f') === 'rawvideo' && !c.includes('-s')).map((c) => argOf(c, '-pix_fmt'))
+}
+
+// swscale's yuv420p → rgba in the decoder is up to 3 levels off the exact BT.709 values (its fixed-point tables);
+// the WebAssembly conversion within 0.6 (cpu-rgba.test.ts): frames converted either way agree within 3.
+const SWSCALE = 3
+
+test('frames a BT.709 clip covers alone reach the encoder exactly as decoded; fades and a title over it within 3 levels', async () => {
+  const title = { asset: { type: 'text', text: 'Over the clip', font: { size: 40, color: '#ffffff' } }, start: 1.5, length: 1 }
+  const clip = { asset: { type: 'video', src: tagged }, start: 0, length: 4, transition: { in: 'fade', out: 'fade' } }
+  const e = edit([], { size, fps: 12, format: 'raw-i420' }, { tracks: [{ clips: [title] }, { clips: [clip] }] })
+  let both: Awaited<ReturnType<typeof renderBothWays>> | undefined
+  const formats = await decoderFormats((async () => (both = await renderBothWays(renderer, e, (d) => join(dir, `tagged-${d}.i420`))))())
+  assert.equal(formats, ['yuv420p', 'rgba'], 'the I420 decoder, then with direct frames off the RGBA one')
+  const { direct, drawn } = both!
+  assert.equal([direct.result.direct, direct.result.drawn, drawn.result.direct], [47, 1, 0])
+  const source = await decoded(tagged, 12, 48)
+  const a = direct.frames!
+  for (const i of [12, 13, 14, 15, 16, 17, 30, 31, 32, 33, 34, 35, 36]) assert.ok(Buffer.from(a[i]!).equals(Buffer.from(source[i]!)), `frame ${i} as decoded`)
+  // Through RGBA, those frames lose up to ~20 levels at testsrc2's colour edges, where 4:2:0 chroma over sharp luma
+  // leaves the RGB gamut and is clipped; the frames that are converted either way agree within swscale's error.
+  const converted = (f: Uint8Array[]) => [...f.slice(0, 12), ...f.slice(18, 30), ...f.slice(37)]
+  const worst = worstDifference(converted(a), converted(drawn.frames!))
+  assert.ok(worst <= SWSCALE, `fading and titled frames within ${SWSCALE} levels of the RGBA way, worst ${worst}`)
+})
+
+test('RGBA decoding where the I420 could not go on as it is: untagged, smaller than the frame, an RGBA output', async () => {
+  const cases: [string, object, string][] = [
+    ['untagged', { asset: { type: 'video', src: untagged }, start: 0, length: 0.5 }, 'raw-i420'],
+    ['smaller', { asset: { type: 'video', src: small }, start: 0, length: 0.5, fit: 'none' }, 'raw-i420'],
+    ['rgba out', { asset: { type: 'video', src: tagged }, start: 0, length: 0.5 }, 'raw-rgba'],
+  ]
+  for (const [name, clip, format] of cases) {
+    const e = edit([clip], { size, fps: 12, format })
+    const formats = await decoderFormats(renderer.render(e as never, { out: join(dir, `${name}.${format.slice(4)}`) }))
+    assert.equal(formats, ['rgba'], name)
+  }
+})
+
+test('an I420 clip GL draws (rotated) shows what the RGBA decoder shows, within 3 levels', async () => {
+  const clip = { asset: { type: 'video', src: tagged }, start: 0, length: 1, transform: { rotate: { angle: 2 } } }
+  const e = edit([clip], { size, fps: 12, format: 'raw-i420' })
+  const { direct, drawn } = await renderBothWays(renderer, e, (d) => join(dir, `rotated-${d}.i420`))
+  assert.equal([direct.result.direct, direct.result.drawn], [0, 12])
+  const worst = worstDifference(direct.frames!, drawn.frames!)
+  assert.ok(worst <= SWSCALE, `worst ${worst}`)
+  rawRenders.clear()
+})
+
+test.run()
