@@ -121,7 +121,7 @@ export class CoverFrames {
       if (this.above) rgba.set(pixels)
     } else if (pixels && this.kind === 'scaled' && pixels.length === layer.need.width * layer.need.height * 4) {
       this.warp ??= createCpuWarp(frame)
-      rgba = this.warp.draw({
+      const call = {
         pixels,
         refilled: layer.asset.static !== true,
         size: layer.need,
@@ -129,7 +129,15 @@ export class CoverFrames {
         uv: layer.uv,
         opacity: this.opacity,
         background: this.background,
-      })
+      }
+      if (!this.above && this.plan.yuv) {
+        // Nothing to blend over it: warped and packed two rows at a time, straight to I420.
+        const buffer = await acquire()
+        this.warp.drawI420(call, buffer)
+        this.count++
+        return buffer
+      }
+      rgba = this.warp.draw(call)
     } else return undefined
     for (let i = 0; i < this.above; i++) {
       const o = this.overlays[i]!

@@ -11,19 +11,22 @@ export interface I420Converter {
   convert(into: Uint8Array): void
 }
 
+/** rgba-to-i420.wat's export: the frame at `src` into the planes at `y`, `u` and `v`. */
+export type I420Pack = { pack(src: number, y: number, u: number, v: number, w: number, h: number): void }
+
 /** A converter for `width`×`height`, or undefined where the SIMD steps do not fit (odd sizes, narrower than 16). */
 export function createI420Converter(width: number, height: number): I420Converter | undefined {
   if (width % 2 !== 0 || height % 2 !== 0 || width < 16 || height < 2) return undefined
   const rgbaBytes = width * height * 4
   const yuvBytes = (width * height * 3) / 2
   const memory = new WebAssembly.Memory({ initial: Math.ceil((rgbaBytes + yuvBytes) / 65536) })
-  const { pack } = wasmInstance<{ pack(src: number, dst: number, w: number, h: number): void }>(RGBA_TO_I420_WASM, memory)
+  const { pack } = wasmInstance<I420Pack>(RGBA_TO_I420_WASM, memory)
   const rgba = new Uint8Array(memory.buffer, 0, rgbaBytes)
   const yuv = new Uint8Array(memory.buffer, rgbaBytes, yuvBytes)
   return {
     rgba,
     convert(into) {
-      pack(0, rgbaBytes, width, height)
+      pack(0, rgbaBytes, rgbaBytes + width * height, rgbaBytes + (width * height * 5) / 4, width, height)
       into.set(yuv)
     },
   }

@@ -12,10 +12,12 @@
 (module
   (memory (import "env" "memory") 1)
 
-  ;; Converts a width×height frame at $src into the planes at $dst. Width even and at least 16, height even.
-  (func (export "pack") (param $src i32) (param $dst i32) (param $w i32) (param $h i32)
+  ;; Converts a width×height frame at $src into the planes at $dy, $du and $dv (rows of width and width ÷ 2 bytes).
+  ;; Width even and at least 16, height even. Two rows at a time can go straight into a whole frame's planes (a
+  ;; frame warped a row pair at a time, cpu-warp.ts).
+  (func (export "pack") (param $src i32) (param $dy i32) (param $du i32) (param $dv i32) (param $w i32) (param $h i32)
     (local $y i32) (local $x i32) (local $p0 i32) (local $p1 i32) (local $y0 i32) (local $y1 i32)
-    (local $u i32) (local $v i32) (local $cw i32)
+    (local $u i32) (local $v i32) (local $cw i32) (local $ci i32)
     (local $a v128) (local $b v128) (local $c v128) (local $d v128) (local $rg v128) (local $rg2 v128) (local $bb v128) (local $bb2 v128)
     (local $r0 v128) (local $g0 v128) (local $b0 v128) (local $r1 v128) (local $g1 v128) (local $b1 v128)
     (local $sr v128) (local $sg v128) (local $sb v128)
@@ -50,7 +52,7 @@
         (local.set $g1 (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $rg) (local.get $rg2)))
         (local.set $b1 (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $bb) (local.get $bb2)))
         ;; Y of both rows.
-        (local.set $y0 (i32.add (local.get $dst) (i32.add (i32.mul (local.get $y) (local.get $w)) (local.get $x))))
+        (local.set $y0 (i32.add (local.get $dy) (i32.add (i32.mul (local.get $y) (local.get $w)) (local.get $x))))
         (local.set $y1 (i32.add (local.get $y0) (local.get $w)))
         (v128.store (local.get $y0)
           (i8x16.narrow_i16x8_u
@@ -96,11 +98,9 @@
         (local.set $sr (i16x8.add (i16x8.extadd_pairwise_i8x16_u (local.get $r0)) (i16x8.extadd_pairwise_i8x16_u (local.get $r1))))
         (local.set $sg (i16x8.add (i16x8.extadd_pairwise_i8x16_u (local.get $g0)) (i16x8.extadd_pairwise_i8x16_u (local.get $g1))))
         (local.set $sb (i16x8.add (i16x8.extadd_pairwise_i8x16_u (local.get $b0)) (i16x8.extadd_pairwise_i8x16_u (local.get $b1))))
-        (local.set $u
-          (i32.add (local.get $dst)
-            (i32.add (i32.mul (local.get $w) (local.get $h))
-              (i32.add (i32.mul (i32.shr_u (local.get $y) (i32.const 1)) (local.get $cw)) (i32.shr_u (local.get $x) (i32.const 1))))))
-        (local.set $v (i32.add (local.get $u) (i32.mul (local.get $cw) (i32.shr_u (local.get $h) (i32.const 1)))))
+        (local.set $ci (i32.add (i32.mul (i32.shr_u (local.get $y) (i32.const 1)) (local.get $cw)) (i32.shr_u (local.get $x) (i32.const 1))))
+        (local.set $u (i32.add (local.get $du) (local.get $ci)))
+        (local.set $v (i32.add (local.get $dv) (local.get $ci)))
         (v128.store64_lane 0 (local.get $u)
           (i8x16.narrow_i16x8_u
             (i16x8.shr_u

@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { createCpuWarp } from '../../core/render/cpu-warp.js'
+import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { createRenderer } from '../../index.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 import { rawFrames, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
@@ -90,6 +92,37 @@ test('a video scaled up to cover the frame goes the same way', async () => {
   const { cpu, gl } = await both([{ asset: { type: 'video', src }, start: 0, length: 1 }], 'video')
   assert.equal([cpu.result.direct, cpu.result.drawn], [12, 0])
   assert.ok(worstDifference(cpu.frames, gl.frames) <= 2)
+})
+
+test('warped two rows at a time straight to I420: the very bytes of warping the whole frame and packing it', () => {
+  // An mp4's frame with nothing over the still goes this way (cover-frames.ts): the rows stay in the cache.
+  const frame = { width: 640, height: 360 }
+  let seed = 3
+  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24)
+  const size = { width: 813, height: 611 }
+  const pixels = Uint8Array.from({ length: size.width * size.height * 4 }, (_, i) => (i % 4 === 3 ? 255 : random()))
+  for (const [matrix, opacity] of [
+    [[700, 0, 0, 420, -31.3, -27.9], 1],
+    [[640, 0, 0, 360, 0, 0], 0.37],
+  ] as const) {
+    const call = {
+      pixels,
+      refilled: false,
+      size,
+      matrix: [...matrix] as never,
+      uv: [0.05, 0.1, 0.9, 0.95] as const,
+      opacity,
+      background: [0.2, 0.4, 0.6, 1] as const,
+    }
+    const warp = createCpuWarp(frame)
+    const packer = createI420Converter(frame.width, frame.height)!
+    packer.rgba.set(warp.draw(call))
+    const whole = new Uint8Array((frame.width * frame.height * 3) / 2)
+    packer.convert(whole)
+    const rows = new Uint8Array(whole.length)
+    warp.drawI420(call, rows)
+    assert.ok(Buffer.from(rows).equals(Buffer.from(whole)), `opacity ${opacity}`)
+  }
 })
 
 test.run()
