@@ -120,7 +120,7 @@ export interface OpenHints {
   /**
    * Frames the source covers exactly (core/render/cover.ts) may go to the encoder as BT.709 TV-range I420: a
    * decoded video whose frames are that already can decode to I420 and offer `FrameSource.i420` (and convert for
-   * `frame` and `pixels`) — no conversion to RGBA and back, 60 % fewer bytes from its decoder.
+   * `frame` and `pixels`) — 60 % fewer bytes from its decoder, and no 8 MB RGBA frames to copy.
    */
   i420?: boolean
 }
@@ -146,9 +146,9 @@ export interface FrameSource {
    */
   pixels?(t: number): Uint8Array | null | Promise<Uint8Array | null>
   /**
-   * HOT, optional (only where `OpenHints.i420` asked): the frame `pixels(t)` would give as BT.709 TV-range I420
-   * (Y, U, V planes at the texture's size), for a frame the source covers exactly with nothing over it. Valid
-   * as `pixels`' answer is.
+   * HOT, optional (only where `OpenHints.i420` asked): the frame `pixels(t)` would give, packed to BT.709 TV-range
+   * I420 (Y, U, V planes at the texture's size) — what packing those pixels gives, within rounding — for a frame the
+   * source covers exactly with nothing over it. Valid as `pixels`' answer is.
    */
   i420?(t: number): Uint8Array | null | Promise<Uint8Array | null>
   /** Every pixel `pixels` gives is opaque (alpha 255): such a source can be the frame's base. */

@@ -30,7 +30,7 @@ interface Overlay {
 export class CoverFrames {
   private readonly take: ((rgba: Uint8Array, into: Uint8Array) => void) | undefined
   private readonly enabled: boolean
-  /** Whether a frame a source covers exactly can go to the sink as the source's own I420 (packed output). */
+  /** Whether a frame a source covers exactly can go to the sink as I420 the source made (packed output). */
   readonly takesI420: boolean
   private readonly matrix: Affine = [0, 0, 0, 0, 0, 0]
   private readonly background: [number, number, number, number]
@@ -46,8 +46,6 @@ export class CoverFrames {
   private blendable = true
   /** Frames written this way. */
   count = 0
-  /** Frames of them a source handed over as I420 (`FrameSource.i420`), unconverted. */
-  unconverted = 0
 
   constructor(private readonly plan: RenderPlan) {
     this.take = plan.yuv ? plan.yuv.pack?.bind(plan.yuv) : (rgba, into) => into.set(rgba)
@@ -100,14 +98,13 @@ export class CoverFrames {
     if (this.cover < 0 || !this.blendable || (this.opacity < 1 && this.below > 0)) return undefined
     const { layer, source } = live[this.cover]!
     if (this.kind === 'exact' && !this.above && source.i420 && this.takesI420) {
-      // A decoded clip's own I420, as the encoder takes it: not converted to RGBA and packed back.
+      // A decoded clip's I420, as the encoder takes it: no 8 MB RGBA frame from the decoder or into the packer.
       const pending = askSource(layer, source, 'i420', t - layer.start)
       const i420 = pending instanceof Promise ? await pending : pending
       if (i420 && i420.length === this.plan.yuv!.bytes) {
         const buffer = await acquire()
         buffer.set(i420)
         this.count++
-        this.unconverted++
         return buffer
       }
     }

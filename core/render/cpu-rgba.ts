@@ -1,30 +1,58 @@
+import type { I420Pack } from './cpu-yuv.js'
 import { I420_TO_RGBA_WASM } from './i420-to-rgba.wasm.js'
+import { RGBA_TO_I420_WASM } from './rgba-to-i420.wasm.js'
 import { wasmInstance } from './wasm.js'
+
+/** i420-to-rgba.wat's export: the planes at `y`, `u` and `v` into the RGBA frame at `dst`. */
+type I420Unpack = { unpack(y: number, u: number, v: number, dst: number, w: number, h: number): void }
 
 /** Converts I420 frames of one size (BT.709, TV range) to opaque RGBA in WebAssembly SIMD (i420-to-rgba.wat). */
 export interface RgbaConverter {
   /** `i420`'s picture as RGBA, valid until the next call. */
   convert(i420: Uint8Array): Uint8Array
+  /**
+   * `i420` as drawing it would leave it, valid until the next call: through RGBA and packed back (rgba-to-i420.wat),
+   * two rows at a time in the cache. What 4:2:0 chroma and camera noise put outside the RGB gamut is clipped there,
+   * as by any frame composited in RGB; handed on as decoded instead, such footage encoded 11 % larger files (see
+   * benchmarks/README.md, "Footage like users'").
+   */
+  throughRgba(i420: Uint8Array): Uint8Array
 }
 
 /**
  * A converter for `width`×`height`, or undefined where the SIMD steps do not fit (odd sizes, narrower than 16).
- * A decoded clip that hands its I420 frames on unchanged where it covers the frame (core/render/cover-frames.ts)
- * converts here the frames it has to draw or blend over: within a level of the exact BT.709 arithmetic.
+ * A decoded clip that hands over I420 (plugins/lib/video/decoded-source.ts) converts here the frames it has to draw
+ * or blend over: within 0.6 of the exact BT.709 arithmetic (swscale's is up to 3 off).
  */
 export function createRgbaConverter(width: number, height: number): RgbaConverter | undefined {
   if (width % 2 !== 0 || height % 2 !== 0 || width < 16 || height < 2) return undefined
-  const yuvBytes = (width * height * 3) / 2
-  const rgbaBytes = width * height * 4
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((yuvBytes + rgbaBytes) / 65536) })
-  const { unpack } = wasmInstance<{ unpack(src: number, dst: number, w: number, h: number): void }>(I420_TO_RGBA_WASM, memory)
+  const pixels = width * height
+  // Layout: the I420 frame, the RGBA frame, two rows of RGBA, the I420 frame packed back.
+  const yuvBytes = (pixels * 3) / 2
+  const rgbaAt = yuvBytes
+  const rowsAt = rgbaAt + pixels * 4
+  const backAt = rowsAt + width * 8
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((backAt + yuvBytes) / 65536) })
+  const { unpack } = wasmInstance<I420Unpack>(I420_TO_RGBA_WASM, memory)
+  const { pack } = wasmInstance<I420Pack>(RGBA_TO_I420_WASM, memory)
   const yuv = new Uint8Array(memory.buffer, 0, yuvBytes)
-  const rgba = new Uint8Array(memory.buffer, yuvBytes, rgbaBytes)
+  const rgba = new Uint8Array(memory.buffer, rgbaAt, pixels * 4)
+  const back = new Uint8Array(memory.buffer, backAt, yuvBytes)
+  const [u, v, chroma] = [pixels, (pixels * 5) / 4, width / 2]
   return {
     convert(i420) {
       yuv.set(i420)
-      unpack(0, yuvBytes, width, height)
+      unpack(0, u, v, rgbaAt, width, height)
       return rgba
+    },
+    throughRgba(i420) {
+      yuv.set(i420)
+      for (let y = 0; y < height; y += 2) {
+        const c = (y / 2) * chroma
+        unpack(y * width, u + c, v + c, rowsAt, width, 2)
+        pack(rowsAt, backAt + y * width, backAt + u + c, backAt + v + c, width, 2)
+      }
+      return back
     },
   }
 }

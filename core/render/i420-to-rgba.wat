@@ -12,8 +12,9 @@
 (module
   (memory (import "env" "memory") 1)
 
-  ;; Converts the planes at $src (a width×height frame) into RGBA at $dst. Width even and at least 16, height even.
-  (func (export "unpack") (param $src i32) (param $dst i32) (param $w i32) (param $h i32)
+  ;; Converts the planes at $sy, $su and $sv (rows of width and width ÷ 2 bytes) into a width×height RGBA frame at
+  ;; $dst. Width even and at least 16, height even. Two rows of a whole frame's planes can be converted at a time.
+  (func (export "unpack") (param $sy i32) (param $su i32) (param $sv i32) (param $dst i32) (param $w i32) (param $h i32)
     (local $y i32) (local $x i32) (local $c i32) (local $cw i32) (local $row i32) (local $o i32) (local $p i32)
     (local $u v128) (local $v v128) (local $luma v128)
     (local $rl v128) (local $rh v128) (local $gl v128) (local $gh v128) (local $bl v128) (local $bh v128)
@@ -23,12 +24,9 @@
       (local.set $x (i32.const 0))
       (loop $cols
         ;; The block row's 8 U and 8 V, each repeated for the two columns it covers, minus 128.
-        (local.set $c
-          (i32.add (local.get $src)
-            (i32.add (i32.mul (local.get $w) (local.get $h))
-              (i32.add (i32.mul (i32.shr_u (local.get $y) (i32.const 1)) (local.get $cw)) (i32.shr_u (local.get $x) (i32.const 1))))))
-        (local.set $u (v128.load64_zero (local.get $c)))
-        (local.set $v (v128.load64_zero (i32.add (local.get $c) (i32.mul (local.get $cw) (i32.shr_u (local.get $h) (i32.const 1))))))
+        (local.set $c (i32.add (i32.mul (i32.shr_u (local.get $y) (i32.const 1)) (local.get $cw)) (i32.shr_u (local.get $x) (i32.const 1))))
+        (local.set $u (v128.load64_zero (i32.add (local.get $su) (local.get $c))))
+        (local.set $v (v128.load64_zero (i32.add (local.get $sv) (local.get $c))))
         (local.set $u (i8x16.shuffle 0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7 (local.get $u) (local.get $u)))
         (local.set $v (i8x16.shuffle 0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7 (local.get $v) (local.get $v)))
         ;; Chroma's shares of R, G and B (1/32 level), shared by both rows.
@@ -41,7 +39,7 @@
         (local.set $p (i32.const 0))
         (loop $pair
           (local.set $row (i32.add (local.get $y) (local.get $p)))
-          (local.set $luma (v128.load (i32.add (local.get $src) (i32.add (i32.mul (local.get $row) (local.get $w)) (local.get $x)))))
+          (local.set $luma (v128.load (i32.add (local.get $sy) (i32.add (i32.mul (local.get $row) (local.get $w)) (local.get $x)))))
           (local.set $yl (i16x8.add (i16x8.q15mulr_sat_s (i16x8.shl (i16x8.sub (i16x8.extend_low_i8x16_u (local.get $luma)) (v128.const i16x8 16 16 16 16 16 16 16 16)) (i32.const 6)) (v128.const i16x8 19077 19077 19077 19077 19077 19077 19077 19077)) (v128.const i16x8 16 16 16 16 16 16 16 16)))
           (local.set $yh (i16x8.add (i16x8.q15mulr_sat_s (i16x8.shl (i16x8.sub (i16x8.extend_high_i8x16_u (local.get $luma)) (v128.const i16x8 16 16 16 16 16 16 16 16)) (i32.const 6)) (v128.const i16x8 19077 19077 19077 19077 19077 19077 19077 19077)) (v128.const i16x8 16 16 16 16 16 16 16 16)))
           (local.set $r (i8x16.narrow_i16x8_u (i16x8.shr_s (i16x8.add (local.get $yl) (local.get $rl)) (i32.const 5)) (i16x8.shr_s (i16x8.add (local.get $yh) (local.get $rh)) (i32.const 5))))
