@@ -26,7 +26,7 @@ const STEPS: [string, NodeJS.ProcessEnv][] = [
   ['before: RGBA to swscale, every frame drawn with GL', { REELFORGE_CPU_YUV: 'off', REELFORGE_DIRECT_FRAMES: 'off' }],
   ['+ I420 packed in WebAssembly', { REELFORGE_DIRECT_FRAMES: 'off' }],
   ['+ frames a layer covers made around the GPU', { REELFORGE_DECODED_I420: 'off' }],
-  ['+ BT.709 clips decoded to I420, handed on as decoded', {}],
+  ['+ BT.709 clips decoded to I420, converted in the cache', {}],
 ]
 
 /** The footage minute once per step, then the encoder floor on the last step's frames. */

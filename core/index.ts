@@ -41,6 +41,7 @@ export { buildAudioMix, volumeFilter, AUDIO_FADE_SECONDS } from './audio/graph.j
 export type { Placement } from './audio/graph.js'
 export { RawVideoDecoder } from './ffmpeg/decoder.js'
 export { createRgbaConverter, type RgbaConverter } from './render/cpu-rgba.js'
+export { i420Fits } from './render/cpu-yuv.js'
 export type { DecoderOptions } from './ffmpeg/decoder.js'
 export { fileFrameIndex, frameOrigin, originIn, readFrameIndex } from './ffmpeg/frame-times.js'
 export type { FrameIndex, FrameOrigin } from './ffmpeg/frame-times.js'

@@ -148,7 +148,9 @@ export interface FrameSource {
   /**
    * HOT, optional (only where `OpenHints.i420` asked): the frame `pixels(t)` would give, packed to BT.709 TV-range
    * I420 (Y, U, V planes at the texture's size) — what packing those pixels gives, within rounding — for a frame the
-   * source covers exactly with nothing over it. Valid as `pixels`' answer is.
+   * source covers exactly with nothing over it. Asked only of `opaque` sources with `pixels`, at even sizes 16 or
+   * more wide; null or another size and the frame loop asks `pixels(t)` for the same `t`. Valid as `pixels`' answer
+   * is; times never decrease across `frame`, `pixels` and `i420`.
    */
   i420?(t: number): Uint8Array | null | Promise<Uint8Array | null>
   /** Every pixel `pixels` gives is opaque (alpha 255): such a source can be the frame's base. */

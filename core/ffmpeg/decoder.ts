@@ -37,7 +37,7 @@ export interface DecoderOptions {
   matrix?: string
   /**
    * `i420`: frames as I420 (Y, U, V planes; 1.5 bytes a pixel) instead of RGBA — a BT.709 TV-range 4:2:0 source
-   * at the size it is drawn decodes to its own bytes, which can go to the encoder unchanged (prepare-video.ts).
+   * drawn at its decoded size, converted in the render process (plugins/lib/video/decoded-source.ts).
    */
   format?: 'rgba' | 'i420'
   /** Frames decoded ahead of the compositor. */

@@ -44,8 +44,7 @@ export class CoverFrames {
   private below = 0
   private above = 0
   private blendable = true
-  /** Frames written this way. */
-  count = 0
+  count = 0 // frames written this way
 
   constructor(private readonly plan: RenderPlan) {
     this.take = plan.yuv ? plan.yuv.pack?.bind(plan.yuv) : (rgba, into) => into.set(rgba)

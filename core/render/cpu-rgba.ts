@@ -1,4 +1,4 @@
-import type { I420Pack } from './cpu-yuv.js'
+import { i420Fits, type I420Pack } from './cpu-yuv.js'
 import { I420_TO_RGBA_WASM } from './i420-to-rgba.wasm.js'
 import { RGBA_TO_I420_WASM } from './rgba-to-i420.wasm.js'
 import { wasmInstance } from './wasm.js'
@@ -20,12 +20,12 @@ export interface RgbaConverter {
 }
 
 /**
- * A converter for `width`×`height`, or undefined where the SIMD steps do not fit (odd sizes, narrower than 16).
+ * A converter for `width`×`height`, or undefined where the SIMD steps do not fit (`i420Fits`).
  * A decoded clip that hands over I420 (plugins/lib/video/decoded-source.ts) converts here the frames it has to draw
  * or blend over: within 0.6 of the exact BT.709 arithmetic (swscale's is up to 3 off).
  */
 export function createRgbaConverter(width: number, height: number): RgbaConverter | undefined {
-  if (width % 2 !== 0 || height % 2 !== 0 || width < 16 || height < 2) return undefined
+  if (!i420Fits(width, height)) return undefined
   const pixels = width * height
   // Layout: the I420 frame, the RGBA frame, two rows of RGBA, the I420 frame packed back.
   const yuvBytes = (pixels * 3) / 2

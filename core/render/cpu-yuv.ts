@@ -14,9 +14,12 @@ export interface I420Converter {
 /** rgba-to-i420.wat's export: the frame at `src` into the planes at `y`, `u` and `v`. */
 export type I420Pack = { pack(src: number, y: number, u: number, v: number, w: number, h: number): void }
 
-/** A converter for `width`×`height`, or undefined where the SIMD steps do not fit (odd sizes, narrower than 16). */
+/** Whether the WebAssembly kernels' 16-pixel, two-row steps fit a frame: even sizes, 16 or more wide. */
+export const i420Fits = (width: number, height: number) => width % 2 === 0 && height % 2 === 0 && width >= 16 && height >= 2
+
+/** A converter for `width`×`height`, or undefined where the SIMD steps do not fit (`i420Fits`). */
 export function createI420Converter(width: number, height: number): I420Converter | undefined {
-  if (width % 2 !== 0 || height % 2 !== 0 || width < 16 || height < 2) return undefined
+  if (!i420Fits(width, height)) return undefined
   const rgbaBytes = width * height * 4
   const yuvBytes = (width * height * 3) / 2
   const memory = new WebAssembly.Memory({ initial: Math.ceil((rgbaBytes + yuvBytes) / 65536) })

@@ -53,7 +53,10 @@ export interface YuvPacker {
   readonly bytes: number
   /** HOT: packs the frame drawn in the default framebuffer and reads it into `into`; leaves GL state to the painter's next `begin()`. */
   read(into: Uint8Array): void
-  /** Packs an RGBA frame from memory (a frame no one drew: cover.ts) into `into`; only a packer on the CPU can. */
+  /**
+   * Packs an RGBA frame from memory (a frame no one drew: cover.ts) into `into`; only a packer on the CPU can, and
+   * it packs as rgba-to-i420.wat does (frames made around the GPU use that kernel directly: cpu-warp.ts, cpu-rgba.ts).
+   */
   pack?(rgba: Uint8Array, into: Uint8Array): void
   dispose(): void
 }

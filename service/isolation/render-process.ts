@@ -19,19 +19,20 @@ export interface ProcessLimits {
 let nextId = 0
 
 /**
+ * glibc's malloc threshold for mmap, fixed at 1 MB in render processes and so in the ffmpegs they start (an
+ * operator's own value wins). By default glibc raises it to the size of each large block freed (up to 32 MB), after
+ * which frames, canvases and decoded photos come from the heap and stay resident when freed: measured on issue 35's
+ * footage minute, the render process held ~100 MB more after its photos had gone, and the tree's peak PSS was
+ * 741 MB against 680 with it fixed.
+ */
+const MMAP_THRESHOLD = String(1 << 20)
+
+/**
  * One render process: a forked Node process that leads its own process group, so everything it starts dies with
  * it. Renders run in it one at a time. An aborted render (cancel, time budget, client gone) ends the process:
  * asked first, killed with its group once it answers or after the grace (a long synchronous step cannot
  * listen); so does memory past the ceiling. The next render gets a fresh process.
  */
-/**
- * glibc's malloc threshold for mmap, fixed at 1 MB in render processes (an operator's own value wins). By default
- * glibc raises it to the size of each large block freed (up to 32 MB), after which frames, canvases and decoded
- * photos come from the heap and stay resident when freed: measured on issue 35's footage minute, the render process
- * held ~100 MB more after its photos had gone, and the tree's peak PSS was 741 MB against 680 with it fixed.
- */
-const MMAP_THRESHOLD = String(1 << 20)
-
 export class RenderProcess {
   alive = true
   private readonly child: ChildProcess

@@ -96,32 +96,39 @@ test('a video scaled up to cover the frame goes the same way', async () => {
 
 test('warped two rows at a time straight to I420: the very bytes of warping the whole frame and packing it', () => {
   // An mp4's frame with nothing over the still goes this way (cover-frames.ts): the rows stay in the cache.
-  const frame = { width: 640, height: 360 }
+  // 648 wide: the 16-pixel steps overlap at the end of each row.
+  const frame = { width: 648, height: 360 }
   let seed = 3
   const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24)
   const size = { width: 813, height: 611 }
   const pixels = Uint8Array.from({ length: size.width * size.height * 4 }, (_, i) => (i % 4 === 3 ? 255 : random()))
-  for (const [matrix, opacity] of [
-    [[700, 0, 0, 420, -31.3, -27.9], 1],
-    [[640, 0, 0, 360, 0, 0], 0.37],
-  ] as const) {
+  // One warp for every case, so its texture is reused (a still) and copied again (a clip's refilled buffer); each
+  // answer against a fresh warp's whole frame, packed.
+  const warp = createCpuWarp(frame)
+  const cases = [
+    [[700, 0, 0, 420, -31.3, -27.9], 1, false],
+    [[640, 0, 0, 360, 0, 0], 0.37, false],
+    [[700, 0, 0, 420, -31.3, -27.9], 1, true],
+  ] as const
+  for (const [matrix, opacity, refilled] of cases) {
+    // The same buffer, other pixels (a decoder refilling it): colours inverted, alpha kept.
+    if (refilled) for (let i = 0; i < pixels.length; i++) if (i % 4 !== 3) pixels[i] = 255 - pixels[i]!
     const call = {
       pixels,
-      refilled: false,
+      refilled,
       size,
       matrix: [...matrix] as never,
       uv: [0.05, 0.1, 0.9, 0.95] as const,
       opacity,
       background: [0.2, 0.4, 0.6, 1] as const,
     }
-    const warp = createCpuWarp(frame)
-    const packer = createI420Converter(frame.width, frame.height)!
-    packer.rgba.set(warp.draw(call))
-    const whole = new Uint8Array((frame.width * frame.height * 3) / 2)
-    packer.convert(whole)
-    const rows = new Uint8Array(whole.length)
+    const rows = new Uint8Array((frame.width * frame.height * 3) / 2)
     warp.drawI420(call, rows)
-    assert.ok(Buffer.from(rows).equals(Buffer.from(whole)), `opacity ${opacity}`)
+    const packer = createI420Converter(frame.width, frame.height)!
+    packer.rgba.set(createCpuWarp(frame).draw(call))
+    const whole = new Uint8Array(rows.length)
+    packer.convert(whole)
+    assert.ok(Buffer.from(rows).equals(Buffer.from(whole)), `opacity ${opacity}${refilled ? ', refilled' : ''}`)
   }
 })
 

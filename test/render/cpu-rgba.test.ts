@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { BT709_TAGS, createRgbaConverter, runFfmpeg } from '../../core/index.js'
+import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 
 // A clip that decodes to I420 (plugins/lib/video/decoded-source.ts) has the frames it must draw or blend converted to
@@ -69,6 +70,19 @@ test("what swscale's yuv420p → rgba makes of a decoded BT.709 frame, within it
       })
   assert.ok(worst <= 3, `worst ${worst}`)
   assert.ok(oursOff < theirsOff, `mean error ${oursOff / (w * h * 3)} against swscale's ${theirsOff / (w * h * 3)}`)
+})
+
+test('through RGBA and back, two rows at a time: the very bytes of converting the frame and packing it', () => {
+  // A covering clip's frame goes this way (decoded-source.ts); 324 wide, so the 16-pixel steps overlap at the end.
+  const [w, h] = [324, 6]
+  let seed = 5
+  const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24))
+  const converter = createRgbaConverter(w, h)!
+  const packer = createI420Converter(w, h)!
+  packer.rgba.set(converter.convert(yuv))
+  const whole = new Uint8Array(yuv.length)
+  packer.convert(whole)
+  assert.ok(Buffer.from(converter.throughRgba(yuv)).equals(Buffer.from(whole)))
 })
 
 test.run()

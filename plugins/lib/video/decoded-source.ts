@@ -1,5 +1,6 @@
 import {
   createRgbaConverter,
+  i420Fits,
   toneMapFilters,
   type FrameSource,
   type Gpu,
@@ -28,9 +29,7 @@ export function decodesToI420(stream: ProbedStream, need: Size, frame: Size, hin
     toneMapFilters(stream.colorTransfer, stream.colorPrimaries, stream.colorSpace).length === 0 &&
     need.width === frame.width &&
     need.height === frame.height &&
-    need.width % 2 === 0 &&
-    need.height % 2 === 0 &&
-    need.width >= 16
+    i420Fits(need.width, need.height)
   )
 }
 
@@ -39,7 +38,13 @@ export function decodesToI420(stream: ProbedStream, need: Size, frame: Size, hin
  * made when GL first draws the clip (frames made around the GPU need none) and updated once per decoded frame;
  * an I420 decoder's frames are converted for GL and `pixels` once per frame, and for `i420` through RGBA and back.
  */
-export function decodedSource(gpu: Gpu, need: Size, decoder: RawVideoDecoder, at: (t: number) => number, kind: { alpha: boolean; i420: boolean }): FrameSource {
+export function decodedSource(
+  gpu: Gpu,
+  need: Size,
+  decoder: RawVideoDecoder,
+  at: (t: number) => number,
+  decoded: { alpha: boolean; i420: boolean },
+): FrameSource {
   let texture: Texture | undefined
   let uploaded = -1
   let converter: RgbaConverter | undefined
@@ -48,7 +53,7 @@ export function decodedSource(gpu: Gpu, need: Size, decoder: RawVideoDecoder, at
   let rgba: Uint8Array | undefined
   // By frame index, not buffer: the decoder refills its buffers, and frames handed over as I420 skip conversion.
   const asRgba = (data: Uint8Array, k: number) => {
-    if (!kind.i420) return data
+    if (!decoded.i420) return data
     if (k !== converted) (rgba = convert().convert(data)), (converted = k)
     return rgba!
   }
@@ -69,9 +74,9 @@ export function decodedSource(gpu: Gpu, need: Size, decoder: RawVideoDecoder, at
     frame: (t) => ask(t, upload),
     // Opaque frames as decoded, for a frame this clip covers alone (core/render/cover.ts); alpha is premultiplied
     // for blending, so a clip with alpha is always drawn.
-    pixels: kind.alpha ? undefined : (t) => ask(t, pixels),
-    i420: kind.i420 ? (t) => ask(t, i420) : undefined,
-    opaque: !kind.alpha,
+    pixels: decoded.alpha ? undefined : (t) => ask(t, pixels),
+    i420: decoded.i420 ? (t) => ask(t, i420) : undefined,
+    opaque: !decoded.alpha,
     close() {
       decoder.close()
       if (texture) gpu.release(texture)
