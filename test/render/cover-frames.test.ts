@@ -6,6 +6,7 @@ import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { createRenderer } from '../../index.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
 import { rawFrames, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
+import { seededBytes } from '../helpers/seeded.js'
 
 // A still that covers the frame (a Ken Burns photo: scaled and moving, fading over the background) is drawn on
 // the CPU (core/render/cpu-warp.ts) instead of by llvmpipe; REELFORGE_DIRECT_FRAMES=off draws it with GL. The
@@ -98,8 +99,7 @@ test('warped two rows at a time straight to I420: the very bytes of warping the 
   // An mp4's frame with nothing over the still goes this way (cover-frames.ts): the rows stay in the cache.
   // 648 wide: the 16-pixel steps overlap at the end of each row.
   const frame = { width: 648, height: 360 }
-  let seed = 3
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24)
+  const random = seededBytes(3)
   const size = { width: 813, height: 611 }
   const pixels = Uint8Array.from({ length: size.width * size.height * 4 }, (_, i) => (i % 4 === 3 ? 255 : random()))
   // One warp for every case, so its texture is reused (a still) and copied again (a clip's refilled buffer); each

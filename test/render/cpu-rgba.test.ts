@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { BT709_TAGS, createRgbaConverter, runFfmpeg } from '../../core/index.js'
 import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { lavfi, tempDir } from '../helpers/media.js'
+import { KERNEL_SIZES, seededBytes } from '../helpers/seeded.js'
 
 // A clip that decodes to I420 (plugins/lib/video/decoded-source.ts) has the frames it must draw or blend converted to
 // RGBA in WebAssembly SIMD (core/render/i420-to-rgba.wat) instead of by swscale in its decoder.
@@ -23,14 +24,8 @@ function exact(yuv: Uint8Array, w: number, h: number, x: number, y: number): [nu
 }
 
 test('every R, G and B is the exact BT.709 value rounded (within 0.6), alpha 255, at widths the 16-pixel steps do not divide', () => {
-  let seed = 11
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24)
-  for (const [w, h] of [
-    [1080, 8],
-    [16, 2],
-    [324, 6],
-    [1920, 4],
-  ] as const) {
+  const random = seededBytes(11)
+  for (const [w, h] of KERNEL_SIZES) {
     const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, random)
     const rgba = createRgbaConverter(w, h)!.convert(yuv)
     for (let y = 0; y < h; y++)
@@ -75,8 +70,7 @@ test("what swscale's yuv420p → rgba makes of a decoded BT.709 frame, within it
 test('through RGBA and back, two rows at a time: the very bytes of converting the frame and packing it', () => {
   // A covering clip's frame goes this way (decoded-source.ts); 324 wide, so the 16-pixel steps overlap at the end.
   const [w, h] = [324, 6]
-  let seed = 5
-  const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24))
+  const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, seededBytes(5))
   const converter = createRgbaConverter(w, h)!
   const packer = createI420Converter(w, h)!
   packer.rgba.set(converter.convert(yuv))

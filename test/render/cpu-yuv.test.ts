@@ -11,6 +11,7 @@ import { chartEdit, PATCHES, patch, playerRgb } from '../helpers/colour.js'
 import { decodeFrames } from '../helpers/frames.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
+import { KERNEL_SIZES, seededBytes } from '../helpers/seeded.js'
 
 // On a software GL renderer (llvmpipe) frames are read back as RGBA and packed to I420 in WebAssembly SIMD
 // (core/render/rgba-to-i420.wat) instead of by swscale in the encoder: the numbers of the GPU pack shader.
@@ -45,14 +46,8 @@ function packed(rgba: Uint8Array, w: number, h: number) {
 }
 
 test('every Y, U and V is the exact BT.709 value rounded (within 0.52 of it), at widths the 16-pixel steps do not divide', () => {
-  let seed = 7
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24)
-  for (const [w, h] of [
-    [1080, 8],
-    [16, 2],
-    [324, 6],
-    [1920, 4],
-  ] as const) {
+  const random = seededBytes(7)
+  for (const [w, h] of KERNEL_SIZES) {
     const rgba = Uint8Array.from({ length: w * h * 4 }, random)
     const got = packed(rgba, w, h)
     exact(rgba, w, h).forEach((plane, p) =>

@@ -6,6 +6,7 @@ import type { Affine } from '../../core/render/affine.js'
 import { createGLContext, destroyGLContext } from '../../core/render/gl-context.js'
 import { createGpu, type Gpu } from '../../core/render/gpu.js'
 import { createPainter, texelExact, type DrawCall } from '../../core/render/painter.js'
+import { seededBytes } from '../helpers/seeded.js'
 
 const W = 64,
   H = 32
@@ -14,8 +15,7 @@ let gpu: Gpu
 /** Premultiplied RGBA noise (rgb ≤ a), reproducible. */
 function noise(width: number, height: number, seed: number, opaque = false): Uint8Array {
   const out = new Uint8Array(width * height * 4)
-  let x = seed
-  const next = () => ((x = (x * 1103515245 + 12345) >>> 0), x >>> 24)
+  const next = seededBytes(seed)
   for (let i = 0; i < out.length; i += 4) {
     const a = opaque ? 255 : next()
     for (let c = 0; c < 3; c++) out[i + c] = Math.floor((next() * a) / 255)
