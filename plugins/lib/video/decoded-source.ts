@@ -46,40 +46,38 @@ export function decodedSource(
   decoded: { alpha: boolean; i420: boolean },
 ): FrameSource {
   let texture: Texture | undefined
-  let uploaded = -1
   let converter: RgbaConverter | undefined
   const convert = () => (converter ??= createRgbaConverter(need.width, need.height)!)
-  let converted = -1
-  let rgba: Uint8Array | undefined
-  // By frame index, not buffer: the decoder refills its buffers, and frames handed over as I420 skip conversion.
-  const asRgba = (data: Uint8Array, k: number) => {
-    if (!decoded.i420) return data
-    if (k !== converted) (rgba = convert().convert(data)), (converted = k)
-    return rgba!
-  }
-  const upload = (data: Uint8Array | null, k: number) => {
-    if (!data) return null
-    texture ??= gpu.texture(null, need.width, need.height)
-    if (k !== uploaded) gpu.update(texture, asRgba(data, k)), (uploaded = k)
-    return texture
-  }
-  const pixels = (data: Uint8Array | null, k: number) => data && asRgba(data, k)
-  const i420 = (data: Uint8Array | null) => data && convert().throughRgba(data)
-  const ask = <T>(t: number, then: (data: Uint8Array | null, k: number) => T): T | Promise<T> => {
+  const asRgba = decoded.i420 ? onePerFrame((data) => convert().convert(data)) : (data: Uint8Array) => data
+  const update = onePerFrame((data, k) => gpu.update((texture ??= gpu.texture(null, need.width, need.height)), asRgba(data, k)))
+  const throughRgba = onePerFrame((data) => convert().throughRgba(data))
+  /** `then` with clip-local `t`'s decoded frame and its index, or null once the source has ended. */
+  const ask = <T>(t: number, then: (data: Uint8Array, k: number) => T): T | null | Promise<T | null> => {
     const k = at(t)
     const data = decoder.frame(k)
-    return data instanceof Promise ? data.then((d) => then(d, k)) : then(data, k)
+    if (data instanceof Promise) return data.then((d) => (d ? then(d, k) : null))
+    return data ? then(data, k) : null
   }
   return {
-    frame: (t) => ask(t, upload),
-    // Opaque frames as decoded, for a frame this clip covers alone (core/render/cover.ts); alpha is premultiplied
-    // for blending, so a clip with alpha is always drawn.
-    pixels: decoded.alpha ? undefined : (t) => ask(t, pixels),
-    i420: decoded.i420 ? (t) => ask(t, i420) : undefined,
+    frame: (t) => ask(t, (data, k) => (update(data, k), texture!)),
+    // Opaque frames as decoded (an I420 decoder's converted), for a frame this clip covers alone
+    // (core/render/cover.ts); alpha is premultiplied for blending, so a clip with alpha is always drawn.
+    pixels: decoded.alpha ? undefined : (t) => ask(t, asRgba),
+    i420: decoded.i420 ? (t) => ask(t, throughRgba) : undefined,
     opaque: !decoded.alpha,
     close() {
       decoder.close()
       if (texture) gpu.release(texture)
     },
   }
+}
+
+/**
+ * `step` once per decoded frame, its answer kept while the same frame is asked again (an output rate above the
+ * source's repeats frames). By index, not buffer: the decoder refills its buffers.
+ */
+function onePerFrame<T>(step: (data: Uint8Array, k: number) => T): (data: Uint8Array, k: number) => T {
+  let last = -1
+  let answer: T
+  return (data, k) => (k === last ? answer : ((last = k), (answer = step(data, k))))
 }
