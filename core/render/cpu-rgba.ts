@@ -1,4 +1,4 @@
-import { i420Fits, type I420Pack } from './cpu-yuv.js'
+import { i420Fits, i420Planes, type I420Pack } from './cpu-yuv.js'
 import { I420_TO_RGBA_WASM } from './i420-to-rgba.wasm.js'
 import { RGBA_TO_I420_WASM } from './rgba-to-i420.wasm.js'
 import { wasmInstance } from './wasm.js'
@@ -26,33 +26,31 @@ export interface RgbaConverter {
  */
 export function createRgbaConverter(width: number, height: number): RgbaConverter | undefined {
   if (!i420Fits(width, height)) return undefined
-  const pixels = width * height
   // Layout: the I420 frame, the RGBA frame, two rows of RGBA, the I420 frame packed back.
-  const yuvBytes = (pixels * 3) / 2
-  const rgbaAt = yuvBytes
-  const rowsAt = rgbaAt + pixels * 4
-  const backAt = rowsAt + width * 8
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((backAt + yuvBytes) / 65536) })
+  const into = i420Planes(width, height)
+  const rgbaAt = into.bytes
+  const rowsAt = rgbaAt + width * height * 4
+  const back = i420Planes(width, height, rowsAt + width * 8)
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((back.y + back.bytes) / 65536) })
   const { unpack } = wasmInstance<I420Unpack>(I420_TO_RGBA_WASM, memory)
   const { pack } = wasmInstance<I420Pack>(RGBA_TO_I420_WASM, memory)
-  const yuv = new Uint8Array(memory.buffer, 0, yuvBytes)
-  const rgba = new Uint8Array(memory.buffer, rgbaAt, pixels * 4)
-  const back = new Uint8Array(memory.buffer, backAt, yuvBytes)
-  const [u, v, chroma] = [pixels, (pixels * 5) / 4, width / 2]
+  const yuv = new Uint8Array(memory.buffer, into.y, into.bytes)
+  const rgba = new Uint8Array(memory.buffer, rgbaAt, width * height * 4)
+  const packed = new Uint8Array(memory.buffer, back.y, back.bytes)
   return {
     convert(i420) {
       yuv.set(i420)
-      unpack(0, u, v, rgbaAt, width, height)
+      unpack(into.y, into.u, into.v, rgbaAt, width, height)
       return rgba
     },
     throughRgba(i420) {
       yuv.set(i420)
       for (let y = 0; y < height; y += 2) {
-        const c = (y / 2) * chroma
-        unpack(y * width, u + c, v + c, rowsAt, width, 2)
-        pack(rowsAt, backAt + y * width, backAt + u + c, backAt + v + c, width, 2)
+        const c = (y / 2) * into.chroma
+        unpack(into.y + y * width, into.u + c, into.v + c, rowsAt, width, 2)
+        pack(rowsAt, back.y + y * width, back.u + c, back.v + c, width, 2)
       }
-      return back
+      return packed
     },
   }
 }

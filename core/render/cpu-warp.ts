@@ -1,6 +1,6 @@
 import type { Size } from '../plugin.js'
 import type { Affine } from './affine.js'
-import type { I420Pack } from './cpu-yuv.js'
+import { i420Planes, type I420Pack } from './cpu-yuv.js'
 import { RGBA_TO_I420_WASM } from './rgba-to-i420.wasm.js'
 import { RGBA_WARP_WASM } from './rgba-warp.wasm.js'
 import { wasmInstance } from './wasm.js'
@@ -40,10 +40,8 @@ export function createCpuWarp(frame: Size) {
   const wtsAt = colsAt + pairs * 8
   const rowsAt = wtsAt + pairs * 16
   const frameAt = align(rowsAt + height * 12)
-  const yuvAt = align(frameAt + width * height * 4)
-  const uAt = yuvAt + width * height
-  const vAt = uAt + (width * height) / 4
-  const twoRowsAt = align(yuvAt + (width * height * 3) / 2)
+  const out = i420Planes(width, height, align(frameAt + width * height * 4))
+  const twoRowsAt = align(out.y + out.bytes)
   const textureAt = align(twoRowsAt + width * 8)
   const memory = new WebAssembly.Memory({ initial: Math.ceil(textureAt / 65536) + 1 })
   const { warp } = wasmInstance<{ warp(src: number, dst: number, w: number, h: number, cols: number, wts: number, rows: number, k: number): void }>(
@@ -104,12 +102,12 @@ export function createCpuWarp(frame: Size) {
      */
     drawI420(c: WarpCall, into: Uint8Array): void {
       prepare(c)
-      const chroma = width / 2
       for (let y = 0; y < height; y += 2) {
+        const c = (y / 2) * out.chroma
         warp(textureAt, twoRowsAt, width, 2, colsAt, wtsAt, rowsAt + y * 12, 0)
-        pack(twoRowsAt, yuvAt + y * width, uAt + (y / 2) * chroma, vAt + (y / 2) * chroma, width, 2)
+        pack(twoRowsAt, out.y + y * width, out.u + c, out.v + c, width, 2)
       }
-      into.set(new Uint8Array(heap, yuvAt, (width * height * 3) / 2))
+      into.set(new Uint8Array(heap, out.y, out.bytes))
     },
   }
 }

@@ -17,19 +17,25 @@ export type I420Pack = { pack(src: number, y: number, u: number, v: number, w: n
 /** Whether the WebAssembly kernels' 16-pixel, two-row steps fit a frame: even sizes, 16 or more wide. */
 export const i420Fits = (width: number, height: number) => width % 2 === 0 && height % 2 === 0 && width >= 16 && height >= 2
 
+/** Where the Y, U and V planes of a `width`×`height` I420 frame starting at byte `at` lie; `chroma`: a U or V row's bytes. */
+export function i420Planes(width: number, height: number, at = 0) {
+  const pixels = width * height
+  return { y: at, u: at + pixels, v: at + (pixels * 5) / 4, chroma: width / 2, bytes: (pixels * 3) / 2 }
+}
+
 /** A converter for `width`×`height`, or undefined where the SIMD steps do not fit (`i420Fits`). */
 export function createI420Converter(width: number, height: number): I420Converter | undefined {
   if (!i420Fits(width, height)) return undefined
   const rgbaBytes = width * height * 4
-  const yuvBytes = (width * height * 3) / 2
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((rgbaBytes + yuvBytes) / 65536) })
+  const out = i420Planes(width, height, rgbaBytes)
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((rgbaBytes + out.bytes) / 65536) })
   const { pack } = wasmInstance<I420Pack>(RGBA_TO_I420_WASM, memory)
   const rgba = new Uint8Array(memory.buffer, 0, rgbaBytes)
-  const yuv = new Uint8Array(memory.buffer, rgbaBytes, yuvBytes)
+  const yuv = new Uint8Array(memory.buffer, out.y, out.bytes)
   return {
     rgba,
     convert(into) {
-      pack(0, rgbaBytes, rgbaBytes + width * height, rgbaBytes + (width * height * 5) / 4, width, height)
+      pack(0, out.y, out.u, out.v, width, height)
       into.set(yuv)
     },
   }
