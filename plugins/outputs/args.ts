@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { BT709_TAGS, ffmpegArgs, type OutputSpec, probeHardware, scaleToFilter } from '../../core/index.js'
 
 type Quality = OutputSpec['quality']
@@ -19,10 +20,14 @@ const X264: Record<Quality, { crf: number; preset: string }> = {
  * ffmpeg arguments for H.264 in yuv420p (plays everywhere). `cores` is the render's share of the machine when
  * pieces or renders run side by side: x264's own rule (1.5 frame threads a core) applied to the share, not to
  * every core — eight pieces on 16 cores would otherwise run 8 × 24 threads, each frame thread holding frames.
+ * A render with the whole machine gets one frame thread a core: its decoders and compositor take a third of the
+ * cores beside x264, and x264's extra half thread a core only held frames (footage minute on 2 cores: the same
+ * CPU and wall, encoder PSS −22 MB; benchmarks/README.md).
  */
 export function x264Args(quality: Quality, cores?: number, draft?: boolean): string[] {
   const { crf, preset } = X264[quality]
-  return ['-c:v', 'libx264', '-preset', draft ? 'ultrafast' : preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', ...threadArgs(cores, 1.5)]
+  const threads = cores === undefined ? threadArgs(availableParallelism()) : threadArgs(cores, 1.5)
+  return ['-c:v', 'libx264', '-preset', draft ? 'ultrafast' : preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', ...threads]
 }
 
 /**
@@ -50,7 +55,7 @@ export async function h264Args(spec: OutputSpec): Promise<string[]> {
   return gpu ? nvencArgs(spec.quality) : x264Args(spec.quality, spec.cores, spec.draft)
 }
 
-/** `-threads` for an encoder sized to `cores` (× `perCore`); nothing when the render has the whole machine. */
+/** `-threads` for an encoder sized to `cores` (× `perCore`); nothing (the codec's own choice) without a share. */
 export function threadArgs(cores: number | undefined, perCore = 1): string[] {
   return cores === undefined ? [] : ['-threads', String(Math.max(1, Math.round(cores * perCore)))]
 }

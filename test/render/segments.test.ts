@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -152,9 +153,10 @@ async function sharesAndThreads() {
   assert.ok(decoders.length >= 3, 'one HEVC decoder per piece')
   assert.equal([...new Set(decoders.map(threadsOf))], ['5'], 'HEVC decoders: as many threads as the share')
 
-  // A render that has the machine to itself leaves the choice to ffmpeg, as before.
+  // A render that has the machine to itself: one x264 frame thread per core, not x264's own 1.5 (its decoders and
+  // compositor share the cores; each extra frame thread only holds frames).
   const whole = await childCommands(renderer.render(e, { out: join(dir, 'whole.mp4') }))
-  assert.equal(whole.filter((c) => c.includes('libx264')).map(threadsOf), ['none'])
+  assert.equal(whole.filter((c) => c.includes('libx264')).map(threadsOf), [String(availableParallelism())])
 }
 test('each local piece gets its share of the cores; its encoder and decoders take that many threads, not every core', async () => {
   // (A GPU machine would otherwise pick NVENC/NVDEC, which take no thread count.)
