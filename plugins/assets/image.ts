@@ -1,7 +1,16 @@
 import { readFile } from 'node:fs/promises'
 import { createCanvas, type Image, loadImage } from '@napi-rs/canvas'
 import { imageSizeFromFile } from 'image-size/fromFile'
-import { defineAssetPlugin, ImageAssetSchema, RenderError, type PrepareContext, type PreparedAsset, type Size } from '../../core/index.js'
+import {
+  defineAssetPlugin,
+  ImageAssetSchema,
+  RenderError,
+  type PrepareContext,
+  type PreparedAsset,
+  type Size,
+  type WasmPixels,
+  wasmPixels,
+} from '../../core/index.js'
 import { stillSource } from '../lib/raster/still-source.js'
 import { promptSize, promptModel } from './prompt-size.js'
 
@@ -62,8 +71,11 @@ async function readSize(path: string, clip: string): Promise<Size> {
   return { width: info.width, height: info.height }
 }
 
-/** Decodes and resamples to exactly `need` pixels, premultiplied (canvas's native layout). */
-async function decode(path: string, need: Size, clip: string): Promise<Uint8Array> {
+/**
+ * Decodes and resamples to exactly `need` pixels, premultiplied (canvas's native layout), into a memory of their
+ * own: the CPU warp scales them there, so a Ken Burns photo is held once.
+ */
+async function decode(path: string, need: Size, clip: string): Promise<WasmPixels> {
   let img: Image
   try {
     img = await loadImage(await readFile(path))
@@ -77,9 +89,10 @@ async function decode(path: string, need: Size, clip: string): Promise<Uint8Arra
   // V8 does not see the native memory behind an Image or a canvas (48 MB for a 12 MP photo, 32 MB for the 8 MP a
   // Ken Burns zoom draws it at), so nothing hurries their collection: a render of four photos kept them until some
   // later GC (measured: the render process ~100 MB larger). Both are dropped as soon as they are done with, the
-  // photo before the pixels are copied out, so at most two of the three are held at once.
+  // photo before the canvas is drawn out.
   await release(img)
-  const pixels = canvas.data()
+  const pixels = wasmPixels(need)
+  pixels.view().set(canvas.data())
   canvas.width = canvas.height = 1
   return pixels
 }

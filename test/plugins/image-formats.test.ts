@@ -1,6 +1,9 @@
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { PrepareContext } from '../../core/index.js'
+import { wasmPixelsOf } from '../../core/render/wasm-pixels.js'
+import { image } from '../../plugins/assets/image.js'
 import { near, pixel } from '../helpers/frames.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
@@ -24,6 +27,19 @@ test('PNG, JPEG, WebP and the first frame of a GIF all decode', async () => {
   const clips = Object.values(sources).map((src, i) => ({ asset: { type: 'image', src }, start: i * 0.04, length: 0.04, fit: 'cover' }))
   const { frames } = await renderAndDecode(edit(clips, {}, { background: '#808080' }))
   expected.forEach((rgb, i) => assert.ok(near(pixel(frames, i, 160, 90), rgb, 20), `${Object.keys(sources)[i]}: ${pixel(frames, i, 160, 90)}`))
+})
+
+test("a photo's pixels lie in a memory of their own, where the CPU warp scales them (held once)", async () => {
+  const src = await lavfi('color=c=0x00ff00:s=640x360', join(dir, 'held.jpg'), ['-frames:v', '1'])
+  const ctx = { path: 'timeline.tracks[0].clips[0]', load: async (s: string) => s } as unknown as PrepareContext
+  const prepared = await image.prepare({ type: 'image', src }, ctx)
+  // No GL: a still whose frames the CPU makes never asks for a texture.
+  const source = await prepared.open!(undefined as never, { width: 320, height: 180 }, 0)
+  const pixels = source.pixels!(0) as Uint8Array
+  assert.is(pixels.length, 320 * 180 * 4)
+  assert.ok(wasmPixelsOf(pixels), 'in a WebAssembly memory of its own')
+  assert.ok(near([...pixels.subarray(4 * (90 * 320 + 160), 4 * (90 * 320 + 160) + 3)], [0, 255, 0], 8))
+  assert.ok(source.opaque)
 })
 
 test("the title asset's own offset moves the text (y down-positive, like clips)", async () => {

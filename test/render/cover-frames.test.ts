@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createCpuWarp } from '../../core/render/cpu-warp.js'
+import { wasmPixels, wasmPixelsOf } from '../../core/render/wasm-pixels.js'
 import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { createRenderer } from '../../index.js'
 import { lavfi, solidPng, tempDir } from '../helpers/media.js'
@@ -130,6 +131,38 @@ test('warped two rows at a time straight to I420: the very bytes of warping the 
     packer.convert(whole)
     assert.ok(Buffer.from(rows).equals(Buffer.from(whole)), `opacity ${opacity}${refilled ? ', refilled' : ''}`)
   }
+})
+
+test("a photo's pixels in a memory of their own are warped where they lie: the same bytes, held once", () => {
+  const frame = { width: 648, height: 360 }
+  const random = seededBytes(5)
+  const size = { width: 813, height: 611 }
+  const own = wasmPixels(size)
+  own.view().set(Uint8Array.from({ length: size.width * size.height * 4 }, (_, i) => (i % 4 === 3 ? 255 : random())))
+  const copied = Uint8Array.from(own.view())
+  const bytes = size.width * size.height * 4
+  assert.is(own.memory.buffer.byteLength, Math.ceil(bytes / 65536) * 65536, 'room for the pixels only, at first')
+  const warp = createCpuWarp(frame)
+  const call = (pixels: Uint8Array, matrix: number[]) =>
+    ({ pixels, refilled: false, size, matrix, uv: [0, 0.1, 1, 0.9], opacity: 0.8, background: [0, 0, 0, 1] }) as never
+  for (const matrix of [
+    [700, 0, 0, 420, -31.3, -27.9],
+    [900, 0, 0, 540, -120, -90],
+  ]) {
+    const inPlace = Uint8Array.from(warp.draw(call(own.view(), matrix)))
+    const asCopy = createCpuWarp(frame).draw(call(copied, matrix))
+    assert.ok(Buffer.from(inPlace).equals(Buffer.from(asCopy)), 'draw')
+    const a = new Uint8Array((frame.width * frame.height * 3) / 2)
+    const b = new Uint8Array(a.length)
+    warp.drawI420(call(own.view(), matrix), a)
+    createCpuWarp(frame).drawI420(call(copied, matrix), b)
+    assert.ok(Buffer.from(a).equals(Buffer.from(b)), 'drawI420')
+  }
+  // The warp's tables and frames went after the pixels, in their memory; the pixels are untouched.
+  assert.ok(own.memory.buffer.byteLength > bytes + frame.width * frame.height * 4)
+  assert.ok(Buffer.from(own.view()).equals(Buffer.from(copied)))
+  assert.is(wasmPixelsOf(own.view()), own)
+  assert.is(wasmPixelsOf(copied), undefined)
 })
 
 test.run()

@@ -1,19 +1,21 @@
-import type { FrameSource, Gpu, Size } from '../../../core/index.js'
+import type { FrameSource, Gpu, Size, WasmPixels } from '../../../core/index.js'
 
 /**
  * The source of a still an asset rasterised once (an image, a title, an SVG, a shape, an HTML page): premultiplied
  * RGBA at `size`, top row first. Its pixels are handed over as they are, so frames it covers, or titles it lays
  * over a frame made on the CPU, need no GL (core/render/cover.ts); its texture is made when GL first draws it.
+ * Pixels in a memory of their own (`wasmPixels`: photos) are handed over as a fresh view each time.
  */
-export function stillSource(gpu: Gpu, pixels: Uint8Array, size: Size): FrameSource {
+export function stillSource(gpu: Gpu, pixels: Uint8Array | WasmPixels, size: Size): FrameSource {
   let texture: ReturnType<Gpu['texture']> | undefined
   let opaque: boolean | undefined
+  const view = pixels instanceof Uint8Array ? () => pixels : () => pixels.view()
   return {
-    frame: () => (texture ??= gpu.texture(pixels, size.width, size.height)),
-    pixels: () => pixels,
+    frame: () => (texture ??= gpu.texture(view(), size.width, size.height)),
+    pixels: view,
     // Asked once a frame for the layers that could cover it; scanned once.
     get opaque() {
-      return (opaque ??= everyAlphaOpaque(pixels))
+      return (opaque ??= everyAlphaOpaque(view()))
     },
     close: () => texture && gpu.release(texture),
   }
