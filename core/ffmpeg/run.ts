@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { lstat, rm } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
+import { frameProcessEnv } from './malloc-env.js'
 
 /** The ffmpeg and ffprobe binaries: `REELFORGE_FFMPEG` / `REELFORGE_FFPROBE`, else from PATH. */
 export const ffmpegBin = () => process.env.REELFORGE_FFMPEG || 'ffmpeg'
@@ -15,10 +16,10 @@ export interface FfmpegProcess {
   exited: Promise<number>
 }
 
-/** Spawns ffmpeg (or ffprobe) quietly; killed with SIGKILL when `signal` aborts. */
+/** Spawns ffmpeg (or ffprobe) quietly, glibc's malloc set for frames (`frameProcessEnv`); SIGKILL when `signal` aborts. */
 export function spawnFfmpeg(args: string[], opts: { signal?: AbortSignal; bin?: string; stdin?: boolean; stdout?: boolean } = {}): FfmpegProcess {
   const bin = opts.bin ?? ffmpegBin()
-  const child = spawn(bin, args, { stdio: [opts.stdin ? 'pipe' : 'ignore', opts.stdout ? 'pipe' : 'ignore', 'pipe'] })
+  const child = spawn(bin, args, { stdio: [opts.stdin ? 'pipe' : 'ignore', opts.stdout ? 'pipe' : 'ignore', 'pipe'], env: frameProcessEnv() })
   let tail = ''
   child.stderr!.on('data', (d: Buffer) => {
     tail = (tail + d.toString('utf8')).slice(-4096)

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { RenderError, type AiRunner, type Edit, type ImageGenerator, type RenderOptions, type RenderResult } from '../../core/index.js'
+import { frameProcessEnv, RenderError, type AiRunner, type Edit, type ImageGenerator, type RenderOptions, type RenderResult } from '../../core/index.js'
 import { groupAlive, groupRssBytes, killGroup } from './process-group.js'
 import { fromShape, toShape, type ChildConfig, type PreviewAnswer, type PreviewOp, type ToChild, type ToParent } from './protocol.js'
 import { crashLine, type Running } from './running.js'
@@ -17,15 +17,6 @@ export interface ProcessLimits {
 }
 
 let nextId = 0
-
-/**
- * glibc's malloc threshold for mmap, fixed at 1 MB in render processes and so in the ffmpegs they start (an
- * operator's own value wins). By default glibc raises it to the size of each large block freed (up to 32 MB), after
- * which frames, canvases and decoded photos come from the heap and stay resident when freed: measured on issue 35's
- * footage minute, the render process held ~100 MB more after its photos had gone, and the tree's peak PSS was
- * 741 MB against 680 with it fixed.
- */
-const MMAP_THRESHOLD = String(1 << 20)
 
 /**
  * One render process: a forked Node process that leads its own process group, so everything it starts dies with
@@ -54,7 +45,7 @@ export class RenderProcess {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       detached: true,
-      env: { ...process.env, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? MMAP_THRESHOLD },
+      env: frameProcessEnv(),
     })
     // A message to a process that is being killed fails (EPIPE); its exit says what happened.
     this.child.on('error', () => {})
