@@ -33,9 +33,13 @@ export interface WarpCall {
 export function createCpuWarp(frame: Size) {
   const { width, height } = frame
   const own = workspace(frame, new WebAssembly.Memory({ initial: 1 }), 0)
-  // Keyed weakly: a photo's memory, and the work area in it, go when the photo does.
+  // Keyed weakly: a photo's memory, and the work area in it (~3 MB at 1080p, 8 MB more once titles over it ask
+  // for RGBA), go when the photo does.
   const borrowed = new WeakMap<WebAssembly.Memory, Workspace>()
   const prepared = (c: WarpCall) => {
+    // A view of a memory that grew since it was taken is empty: warping the texture area left from before would
+    // draw another picture without a word.
+    if (c.pixels.byteLength !== c.size.width * c.size.height * 4) throw new Error('cpu warp: the pixels are not the texture size (a stale view?)')
     const pixels = wasmPixelsOf(c.pixels)
     let ws = own
     if (pixels) {

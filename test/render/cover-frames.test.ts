@@ -163,6 +163,10 @@ test("a photo's pixels in a memory of their own are warped where they lie: the s
   assert.ok(Buffer.from(own.view()).equals(Buffer.from(copied)))
   assert.is(wasmPixelsOf(own.view()), own)
   assert.is(wasmPixelsOf(copied), undefined)
+  // A view taken before the memory grew is empty: refused, not a stale picture.
+  const stale = own.view()
+  own.memory.grow(1)
+  assert.throws(() => warp.draw(call(stale, [700, 0, 0, 420, 0, 0])), /not the texture size/)
 })
 
 test.run()
