@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { ensureDisplay } from '../../core/index.js'
+import { ensureDisplay, frameProcessEnv } from '../../core/index.js'
 import { measure } from './measure.js'
 
 const here = join(import.meta.dirname, '..')
@@ -9,13 +9,15 @@ export const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`
 
 /**
  * Renders a timeline in a child (plain node on dist/) and prints realtime factor, frames/s, peak tree RSS and PSS,
- * and CPU-seconds per output minute for each kind of process. `env` adds variables for the child (A/B switches).
+ * and CPU-seconds per output minute for each kind of process. The child runs as `serve` and `worker` run their
+ * render processes (`frameProcessEnv`: glibc's mmap threshold); `env` adds variables for it (A/B switches; an
+ * undefined value removes one).
  */
 export async function timed(label: string, edit: object, name: string, work: string, env: NodeJS.ProcessEnv = {}) {
   const editFile = join(work, `${name}.json`)
   writeFileSync(editFile, JSON.stringify(edit))
   const out = join(work, `${name}.mp4`)
-  const childEnv = { ...process.env, DISPLAY: await ensureDisplay(), ...env }
+  const childEnv = { ...frameProcessEnv(), DISPLAY: await ensureDisplay(), ...env }
   const run = await measure(process.execPath, [join(here, 'render-child.mjs'), editFile, out, here], { env: childEnv })
   const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
   console.log(`\n${label}`)
