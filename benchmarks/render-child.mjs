@@ -2,7 +2,11 @@
 // under plain `node`, the production path, so its whole process tree is measured without tsx overhead.
 import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { keepMallocSettingToSelf } from '../dist/core/index.js'
 import { createRenderer } from '../dist/index.js'
+
+// Run as `serve`'s render processes run (benchmarks/lib/timed.ts): glibc's threshold for this process, not its decoders.
+keepMallocSettingToSelf()
 
 const [file, out, baseDir] = process.argv.slice(2)
 const edit = JSON.parse(readFileSync(file, 'utf8'))

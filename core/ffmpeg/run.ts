@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { lstat, rm } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
-import { frameProcessEnv } from './malloc-env.js'
 
 /** The ffmpeg and ffprobe binaries: `REELFORGE_FFMPEG` / `REELFORGE_FFPROBE`, else from PATH. */
 export const ffmpegBin = () => process.env.REELFORGE_FFMPEG || 'ffmpeg'
@@ -16,10 +15,13 @@ export interface FfmpegProcess {
   exited: Promise<number>
 }
 
-/** Spawns ffmpeg (or ffprobe) quietly, glibc's malloc set for frames (`frameProcessEnv`); SIGKILL when `signal` aborts. */
-export function spawnFfmpeg(args: string[], opts: { signal?: AbortSignal; bin?: string; stdin?: boolean; stdout?: boolean } = {}): FfmpegProcess {
+/** Spawns ffmpeg (or ffprobe) quietly, with `env` (default: this process's); SIGKILL when `signal` aborts. */
+export function spawnFfmpeg(
+  args: string[],
+  opts: { signal?: AbortSignal; bin?: string; stdin?: boolean; stdout?: boolean; env?: NodeJS.ProcessEnv } = {},
+): FfmpegProcess {
   const bin = opts.bin ?? ffmpegBin()
-  const child = spawn(bin, args, { stdio: [opts.stdin ? 'pipe' : 'ignore', opts.stdout ? 'pipe' : 'ignore', 'pipe'], env: frameProcessEnv() })
+  const child = spawn(bin, args, { stdio: [opts.stdin ? 'pipe' : 'ignore', opts.stdout ? 'pipe' : 'ignore', 'pipe'], env: opts.env })
   let tail = ''
   child.stderr!.on('data', (d: Buffer) => {
     tail = (tail + d.toString('utf8')).slice(-4096)

@@ -5,6 +5,7 @@ import {
   crashSite,
   describeCrashSite,
   displayLost,
+  keepMallocSettingToSelf,
   RenderError,
   type AiAsk,
   type AiRunner,
@@ -20,6 +21,8 @@ import { serviceRenderer } from './service-renderer.js'
 import { LocalStorage } from '../storage/storage.js'
 
 const config = JSON.parse(process.argv[2]!) as ChildConfig
+// glibc's threshold the parent set is for this process (and the encoder, which sets it again): not its decoders.
+keepMallocSettingToSelf()
 // Killed with the service (even by SIGKILL), however busy the main thread is.
 watchParent()
 // The IPC channel closing is the service leaving normally: so do we, with whatever we started.

@@ -8,6 +8,29 @@ export async function childCommands(during: Promise<unknown>): Promise<string[][
   return sampleWhile(during, (pid) => statField(pid, 1) === process.pid)
 }
 
+/**
+ * The command line and environment of each process this one starts while `during` runs, read once it has
+ * exec'd (a child caught between fork and exec still shows this process's own).
+ */
+export async function childProcesses(during: Promise<unknown>): Promise<Started[]> {
+  return sampleWhile(during, (pid) => statField(pid, 1) === process.pid, startedAs(readFileSync('/proc/self/cmdline', 'utf8')))
+}
+
+/** As `childProcesses`, for the processes that start in process group `pgid` (a render process's) meanwhile. */
+export async function groupProcesses(pgid: number, during: Promise<unknown>): Promise<Started[]> {
+  const inGroup = (pid: string) => statField(pid, 2) === pgid
+  const before = new Set(pids().filter(inGroup))
+  return sampleWhile(during, (pid) => !before.has(pid) && inGroup(pid), startedAs(readFileSync(`/proc/${pgid}/cmdline`, 'utf8')))
+}
+
+type Started = { cmd: string[]; env: string[] }
+
+/** Reads a process's command line and environment once it is not its parent's (`parentCmd`) any more. */
+const startedAs = (parentCmd: string) => (pid: string) => {
+  const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+  return cmd === parentCmd ? undefined : { cmd: cmd.split('\0'), env: readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0') }
+}
+
 /** The value after `flag` in a command line, or 'none'. */
 export const argOf = (cmd: string[], flag: string): string => (cmd.includes(flag) ? cmd[cmd.indexOf(flag) + 1]! : 'none')
 
@@ -34,15 +57,25 @@ function statField(pid: string, i: number): number | undefined {
   }
 }
 
-/** The command lines of the processes `wanted` picks, sampled from /proc every 5 ms while `during` runs. */
-async function sampleWhile(during: Promise<unknown>, wanted: (pid: string) => boolean): Promise<string[][]> {
-  const seen = new Map<string, string[]>()
+const commandLine = (pid: string) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+
+/**
+ * What `read` says of each process `wanted` picks (its command line by default), sampled from /proc every 5 ms
+ * while `during` runs; a process `read` has nothing for yet is asked again at the next sample.
+ */
+async function sampleWhile<T = string[]>(
+  during: Promise<unknown>,
+  wanted: (pid: string) => boolean,
+  read: (pid: string) => T | undefined = commandLine as never,
+): Promise<T[]> {
+  const seen = new Map<string, T>()
   const scan = () => {
     for (const pid of pids()) {
       if (seen.has(pid) || !wanted(pid)) continue
       try {
-        seen.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
-      } catch {} // gone between the read of its stat and of its command line
+        const value = read(pid)
+        if (value !== undefined) seen.set(pid, value)
+      } catch {} // gone between the read of its stat and of the rest
     }
   }
   const timer = setInterval(scan, 5)

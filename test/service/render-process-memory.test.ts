@@ -3,21 +3,24 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer, RenderError } from '../../index.js'
-import { spawnFfmpeg } from '../../kit.js'
 import { IsolatedRenderer } from '../../service/isolation/isolated-renderer.js'
-import { tempDir } from '../helpers/media.js'
+import { childProcesses, groupProcesses } from '../helpers/children.js'
+import { lavfi, tempDir } from '../helpers/media.js'
+import { edit } from '../helpers/render.js'
 import { renderChildren, running } from '../helpers/processes.js'
 import { LOOPBACK, titleEdit } from '../helpers/service.js'
 
-// Render processes and ffmpegs fix glibc's mmap threshold (core/ffmpeg/malloc-env.ts): without it glibc raises the
+// Render processes and encoders fix glibc's mmap threshold (core/ffmpeg/malloc-env.ts): without it glibc raises the
 // threshold to each large block freed, and freed frames and photos stay resident for the life of the process.
+// Decoders keep glibc's default: with the threshold they map and unmap every frame they write out.
 
 const dir = tempDir('reelforge-render-process-memory-')
 
+const refuse = () => {
+  throw new RenderError('E_PROVIDER_FAILED', 'none here')
+}
+
 test("a render process runs with MALLOC_MMAP_THRESHOLD_ at 1 MB unless the operator's environment sets one", async () => {
-  const refuse = () => {
-    throw new RenderError('E_PROVIDER_FAILED', 'none here')
-  }
   const isolated = new IsolatedRenderer(
     createRenderer({ cacheDir: join(dir, 'cache') }),
     () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '' }),
@@ -35,23 +38,58 @@ test("a render process runs with MALLOC_MMAP_THRESHOLD_ at 1 MB unless the opera
   }
 })
 
-test('the ffmpegs a render starts run with it too, from the library and the CLI as well (an own value wins)', async () => {
-  const environ = async () => {
-    const stop = new AbortController()
-    const ff = spawnFfmpeg(['-v', 'error', '-re', '-f', 'lavfi', '-i', 'nullsrc=s=16x16', '-f', 'null', '-'], { signal: stop.signal })
-    try {
-      return readFileSync(`/proc/${ff.child.pid}/environ`, 'latin1').split('\0')
-    } finally {
-      stop.abort()
-      await ff.exited
+const THRESHOLD = 'MALLOC_MMAP_THRESHOLD_=1048576'
+const encoderAndDecoders = (started: { cmd: string[]; env: string[] }[]) => {
+  const ffmpegs = started.filter((p) => p.cmd[0]!.endsWith('ffmpeg'))
+  const encoder = ffmpegs.filter((p) => p.cmd.includes('libx264'))
+  const decoders = ffmpegs.filter((p) => !p.cmd.includes('libx264') && p.cmd.includes('rawvideo'))
+  assert.is(encoder.length, 1, started.map((p) => p.cmd.join(' ')).join('\n'))
+  assert.ok(decoders.length >= 1, 'a decoder to look at')
+  return { encoder: encoder[0]!, decoders }
+}
+
+test("a render process's encoder runs with it; its decoders do not (they would map every frame they write)", async () => {
+  const clip = await lavfi('testsrc2=s=320x240:r=25:d=2', join(dir, 'clip.mp4'))
+  const isolated = new IsolatedRenderer(
+    createRenderer({ cacheDir: join(dir, 'cache') }),
+    () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '' }),
+    refuse,
+    refuse,
+  )
+  try {
+    await isolated.render(titleEdit(0.2) as never, { out: join(dir, 'warm.mp4') })
+    const [pid] = renderChildren().filter(running)
+    const started = await groupProcesses(
+      pid!,
+      isolated.render(edit([{ asset: { type: 'video', src: clip }, start: 0, length: 2 }]) as never, { out: join(dir, 'clip-out.mp4') }),
+    )
+    const { encoder, decoders } = encoderAndDecoders(started)
+    if (process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
+      assert.ok(encoder.env.includes(THRESHOLD))
+      for (const d of decoders)
+        assert.not.ok(
+          d.env.some((v) => v.startsWith('MALLOC_MMAP_THRESHOLD_=')),
+          d.cmd.join(' '),
+        )
     }
+  } finally {
+    await isolated.close()
   }
+})
+
+test('the library and the CLI: the encoder gets it, the decoders keep the environment as it is (an own value wins)', async () => {
+  const clip = await lavfi('testsrc2=s=320x240:r=25:d=1', join(dir, 'clip1.mp4'))
+  const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
+  const render = (out: string) => renderer.render(edit([{ asset: { type: 'video', src: clip }, start: 0, length: 1 }]) as never, { out: join(dir, out) })
   const own = process.env.MALLOC_MMAP_THRESHOLD_
   try {
     delete process.env.MALLOC_MMAP_THRESHOLD_
-    assert.ok((await environ()).includes('MALLOC_MMAP_THRESHOLD_=1048576'))
+    const unset = encoderAndDecoders(await childProcesses(render('a.mp4')))
+    assert.ok(unset.encoder.env.includes(THRESHOLD))
+    for (const d of unset.decoders) assert.not.ok(d.env.some((v) => v.startsWith('MALLOC_MMAP_THRESHOLD_=')))
     process.env.MALLOC_MMAP_THRESHOLD_ = '4194304'
-    assert.ok((await environ()).includes('MALLOC_MMAP_THRESHOLD_=4194304'))
+    const set = encoderAndDecoders(await childProcesses(render('b.mp4')))
+    for (const p of [set.encoder, ...set.decoders]) assert.ok(p.env.includes('MALLOC_MMAP_THRESHOLD_=4194304'))
   } finally {
     if (own === undefined) delete process.env.MALLOC_MMAP_THRESHOLD_
     else process.env.MALLOC_MMAP_THRESHOLD_ = own
