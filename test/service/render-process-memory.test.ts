@@ -19,14 +19,17 @@ const dir = tempDir('reelforge-render-process-memory-')
 const refuse = () => {
   throw new RenderError('E_PROVIDER_FAILED', 'none here')
 }
-
-test("a render process runs with MALLOC_MMAP_THRESHOLD_ at 1 MB unless the operator's environment sets one", async () => {
-  const isolated = new IsolatedRenderer(
+/** Render processes as the service starts them, here without AI providers. */
+const isolatedRenderer = () =>
+  new IsolatedRenderer(
     createRenderer({ cacheDir: join(dir, 'cache') }),
     () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '' }),
     refuse,
     refuse,
   )
+
+test("a render process runs with MALLOC_MMAP_THRESHOLD_ at 1 MB unless the operator's environment sets one", async () => {
+  const isolated = isolatedRenderer()
   try {
     await isolated.render(titleEdit(1) as never, { out: join(dir, 'title.mp4') })
     const live = renderChildren().filter(running)
@@ -50,12 +53,7 @@ const encoderAndDecoders = (started: { cmd: string[]; env: string[] }[]) => {
 
 test("a render process's encoder runs with it; its decoders do not (they would map every frame they write)", async () => {
   const clip = await lavfi('testsrc2=s=320x240:r=25:d=2', join(dir, 'clip.mp4'))
-  const isolated = new IsolatedRenderer(
-    createRenderer({ cacheDir: join(dir, 'cache') }),
-    () => ({ cacheDir: join(dir, 'cache'), network: LOOPBACK, files: undefined, baseUrl: '' }),
-    refuse,
-    refuse,
-  )
+  const isolated = isolatedRenderer()
   try {
     await isolated.render(titleEdit(0.2) as never, { out: join(dir, 'warm.mp4') })
     const [pid] = renderChildren().filter(running)
