@@ -25,10 +25,13 @@ export async function groupProcesses(pgid: number, during: Promise<unknown>): Pr
 
 type Started = { cmd: string[]; env: string[] }
 
-/** Reads a process's command line and environment once it is not its parent's (`parentCmd`) any more. */
+/**
+ * Reads a process's command line and environment once it has exec'd: not its parent's (`parentCmd`) any more, and
+ * not empty (it reads empty for a moment during exec).
+ */
 const startedAs = (parentCmd: string) => (pid: string) => {
   const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-  return cmd === parentCmd ? undefined : { cmd: cmd.split('\0'), env: readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0') }
+  return cmd === parentCmd || cmd === '' ? undefined : { cmd: cmd.split('\0'), env: readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0') }
 }
 
 /** The value after `flag` in a command line, or 'none'. */
