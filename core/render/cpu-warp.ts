@@ -41,11 +41,8 @@ export function createCpuWarp(frame: Size) {
     // draw another picture without a word.
     if (c.pixels.byteLength !== c.size.width * c.size.height * 4) throw new Error('cpu warp: the pixels are not the texture size (a stale view?)')
     const pixels = wasmPixelsOf(c.pixels)
-    let ws = own
-    if (pixels) {
-      ws = borrowed.get(pixels.memory) ?? workspace(frame, pixels.memory, align(c.pixels.byteLength), 0)
-      borrowed.set(pixels.memory, ws)
-    }
+    let ws = pixels ? borrowed.get(pixels.memory) : own
+    if (!ws) borrowed.set(pixels!.memory, (ws = workspace(frame, pixels!.memory, align(c.pixels.byteLength), 0)))
     ws.prepare(c)
     return ws
   }
