@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { removeSocket } from './remove-socket.js'
 
 /** What the socket needs from the code it delivers frames to. */
 export interface FrameReader {
@@ -77,7 +78,7 @@ export class FrameSocket {
       s.once('connect', () => {
         if (this.stopped) return void s.destroy()
         this.socket = s
-        rmSync(this.path, { force: true }) // connected: the name has served its purpose
+        removeSocket(this.path) // connected: the name has served its purpose
         s.once('end', () => reader.end())
       })
       s.on('error', (e: NodeJS.ErrnoException) => {
@@ -101,6 +102,7 @@ export class FrameSocket {
   close(): void {
     this.stopped = true
     this.socket?.destroy()
+    removeSocket(this.path) // by name first: the folder's removal would stat a socket still there
     rmSync(this.dir, { recursive: true, force: true })
   }
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { RenderError } from '../errors.js'
+import { removeSocket } from '../ffmpeg/remove-socket.js'
 
 /**
  * headless-gl needs an X server on Linux (it returns a null context without one). When the process has
@@ -82,11 +83,11 @@ function reclaimIfStale(n: number): boolean {
   if (!existsSync(lock)) return !existsSync(socket)
   const pid = lockPid(n)
   if (pid === undefined || alive(pid)) return false
+  if (!removeSocket(socket)) return false // another user's leftovers: not ours to remove
   try {
-    rmSync(socket, { force: true })
     rmSync(lock, { force: true })
   } catch {
-    return false // another user's leftovers: not ours to remove
+    return false
   }
   return true
 }
