@@ -1,6 +1,7 @@
 import { registryTranscriber } from './transcribe.js'
 import { memoAiRunner, registryAiRunner } from './ai-runner.js'
 import type { AiRunner } from './ai.js'
+import { premixSound } from './audio/premix.js'
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { removePartial } from './ffmpeg/run.js'
@@ -236,6 +237,11 @@ export function createCompositor(options: CompositorOptions): Compositor {
             { path: 'output.format' },
           )
         }
+        // Many sounds are mixed before the frames, so the encoder holds one input however many clips have sound.
+        const audio =
+          plan.audio && plan.output.takes === 'video'
+            ? await atCrashSite({ stage: 'encoding', path: 'output' }, () => premixSound(plan.audio!, plan.tmpDir, signal))
+            : plan.audio
         // The encoder's callbacks (its process and pipe events) belong to the encoding stage.
         sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () =>
           callHook(plan.output, 'open', 'output', () =>
@@ -250,7 +256,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
               duration: plan.duration,
               quality: output.quality,
               repeat: output.repeat,
-              audio: plan.audio,
+              audio,
               signal,
               cores: opts.cores,
               cpuEncoder: opts.cpuEncoder,

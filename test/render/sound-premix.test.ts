@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildAudioMix, runFfmpeg } from '../../core/index.js'
+import { PREMIX_ABOVE, premixSound } from '../../core/audio/premix.js'
+import { childCommands } from '../helpers/children.js'
+import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
+import { edit, renderAndDecode } from '../helpers/render.js'
+
+// Many sounds are mixed in a process of their own before the frames, so the encoder holds one sound input however
+// many clips have sound (each input it holds costs it 1–2.5 MB for the whole render).
+const premix = suite('sound mixed before the frames')
+const dir = tempDir()
+const clips: string[] = []
+
+premix.before(async () => {
+  // Clips as cameras make them: a picture and a tone of their own (220 Hz, 330 Hz, …), one second each.
+  for (let i = 0; i < PREMIX_ABOVE + 1; i++)
+    clips.push(
+      await lavfi('testsrc2=size=160x90:rate=25:duration=1', join(dir, `clip${i}.mp4`), [
+        ...['-f', 'lavfi', '-i', `sine=frequency=${220 * (i + 1)}:duration=1:sample_rate=48000`],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest'],
+      ]),
+    )
+})
+
+/** The encoder as output plugins run it (picture from input 0, the mix's graph), keeping only its sound's bytes. */
+async function encodedSound(mix: NonNullable<ReturnType<typeof buildAudioMix>>, name: string): Promise<string> {
+  const out = join(dir, name)
+  const picture = ['-f', 'lavfi', '-i', 'color=black:size=160x90:rate=25:duration=5']
+  await runFfmpeg([
+    '-v',
+    'error',
+    '-y',
+    ...picture,
+    ...mix.inputs.flat(),
+    '-filter_complex',
+    mix.filter,
+    '-map',
+    '0:v',
+    '-map',
+    '[aout]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    out,
+  ])
+  await runFfmpeg(['-v', 'error', '-y', '-i', out, '-map', '0:a', '-c', 'copy', '-f', 'md5', `${out}.md5`])
+  return readFileSync(`${out}.md5`, 'utf8')
+}
+
+premix('the encoder gets the same samples from the mixed file as from its own graph: the same sound, byte for byte', async () => {
+  const sounds = clips.map((path, i) => ({
+    source: { path, trim: 0, speed: 1, volume: 0.5, effect: 'fadeIn' as const, duration: 1 },
+    start: i * 0.8,
+    length: 1,
+  }))
+  const mix = buildAudioMix(sounds, 0, 5)!
+  const mixed = await premixSound(mix, dir, new AbortController().signal)
+  assert.is(mixed.inputs.length, 1, 'one input: the mixed file')
+  assert.is(await encodedSound(mixed, 'premixed.mp4'), await encodedSound(mix, 'direct.mp4'))
+})
+
+premix('a few sounds stay in the encoder', async () => {
+  const sounds = clips.slice(0, PREMIX_ABOVE).map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 1, duration: 1 }, start: i, length: 1 }))
+  const mix = buildAudioMix(sounds, 0, 4)!
+  assert.is(await premixSound(mix, dir, new AbortController().signal), mix)
+})
+
+/** Counts the `-i` of the processes a render starts: the encoder's (it writes the output file) and a mixer's. */
+async function renderWith(count: number) {
+  const timeline = clips.slice(0, count).map((src, i) => ({ asset: { type: 'video', src }, start: i, length: 1 }))
+  let rendered: Awaited<ReturnType<typeof renderAndDecode>> | undefined
+  const commands = await childCommands(renderAndDecode(edit(timeline, { size: { width: 160, height: 90 } })).then((r) => (rendered = r)))
+  const inputs = (cmd: string[]) => cmd.filter((a) => a === '-i').length
+  const encoder = commands.find((c) => c.some((a) => a.endsWith('.mp4') && a.includes('render-')) && c.includes('-filter_complex'))
+  const mixer = commands.find((c) => c.includes('pcm_f32le'))
+  return { encoderInputs: encoder ? inputs(encoder) : 0, mixerInputs: mixer ? inputs(mixer) : 0, rendered: rendered! }
+}
+
+premix('a render with more sounds than that mixes them first; the encoder opens the mix alone, and every clip is heard', async () => {
+  const many = await renderWith(PREMIX_ABOVE + 1)
+  assert.is(many.mixerInputs, PREMIX_ABOVE + 2, 'the mixer: a placeholder silence and each clip')
+  assert.is(many.encoderInputs, 2, 'the encoder: frames and the mixed sound')
+  const samples = await decodeAudio(many.rendered.path)
+  for (let i = 0; i < PREMIX_ABOVE + 1; i++)
+    assert.ok(rmsDb(samples, i + 0.2, i + 0.8) > -30, `clip ${i} heard (${rmsDb(samples, i + 0.2, i + 0.8).toFixed(1)} dB)`)
+  const few = await renderWith(PREMIX_ABOVE)
+  assert.is(few.mixerInputs, 0, 'no mixer for a few sounds')
+  assert.is(few.encoderInputs, PREMIX_ABOVE + 1)
+})
+
+premix.run()
