@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmdirSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,7 +44,7 @@ export class FrameSocket {
     }
     const path = join(dir, 'frames.sock')
     if (Buffer.byteLength(path) > MAX_PATH) {
-      rmSync(dir, { recursive: true, force: true })
+      removeFolder(dir, path)
       return undefined
     }
     return new FrameSocket(dir, path)
@@ -102,7 +102,19 @@ export class FrameSocket {
   close(): void {
     this.stopped = true
     this.socket?.destroy()
-    removeSocket(this.path) // by name first: the folder's removal would stat a socket still there
-    rmSync(this.dir, { recursive: true, force: true })
+    removeFolder(this.dir, this.path)
+  }
+}
+
+/**
+ * The socket's folder: the socket by name, then the empty folder. `rmdir` stats nothing (a recursive removal would
+ * stat a socket); a socket ffmpeg made after the first unlink (it was being killed) goes on the second try.
+ */
+function removeFolder(dir: string, socket: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    removeSocket(socket)
+    try {
+      return rmdirSync(dir)
+    } catch {}
   }
 }

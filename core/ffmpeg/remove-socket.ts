@@ -1,9 +1,10 @@
 import { unlinkSync } from 'node:fs'
 
 /**
- * Removes a Unix socket (or FIFO) by name without a synchronous stat of it, and says whether it went.
+ * Removes a Unix socket (or FIFO) by name without a stat of it, and says whether it went.
  *
- * Why not `rmSync`: it lstat()s the path first, and Node keeps that result in a process-wide array which
+ * Why not `rmSync` (nor `fs.promises.rm`, nor callback `fs.stat`/`lstat`/`rm` — all of them, on a socket or a
+ * folder holding one): they stat the path first, and Node keeps that result in a process-wide array which
  * `fs.realpathSync` — both module loaders' — reads back as the mode of any folder it has cached. After a socket's
  * stat, the walk stops at the first such folder and returns the path as given: a later `import()` through a
  * symlinked folder (pnpm's layout, `npm link`) keeps the link's name, and a CommonJS package imported that way can
