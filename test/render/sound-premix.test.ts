@@ -67,6 +67,19 @@ premix('the encoder gets the same samples from the mixed file as from its own gr
   assert.is(await encodedSound(mixed, 'premixed.mp4'), await encodedSound(mix, 'direct.mp4'))
 })
 
+premix('a render cancelled before its mix starts none', async () => {
+  const sounds = clips.map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 1, duration: 1 }, start: i, length: 1 }))
+  const stop = new AbortController()
+  stop.abort()
+  const commands = await childCommands(
+    premixSound(buildAudioMix(sounds, 0, 5)!, dir, stop.signal).then(
+      () => assert.unreachable('mixed'),
+      (e) => assert.is(e.code, 'E_CANCELLED'),
+    ),
+  )
+  assert.equal(commands, [])
+})
+
 premix('a few sounds stay in the encoder', async () => {
   const sounds = clips.slice(0, PREMIX_ABOVE).map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 1, duration: 1 }, start: i, length: 1 }))
   const mix = buildAudioMix(sounds, 0, 4)!
@@ -80,7 +93,7 @@ async function renderWith(count: number) {
   const commands = await childCommands(renderAndDecode(edit(timeline, { size: { width: 160, height: 90 } })).then((r) => (rendered = r)))
   const inputs = (cmd: string[]) => cmd.filter((a) => a === '-i').length
   const encoder = commands.find((c) => c.some((a) => a.endsWith('.mp4') && a.includes('render-')) && c.includes('-filter_complex'))
-  const mixer = commands.find((c) => c.includes('pcm_f32le'))
+  const mixer = commands.find((c) => c.includes('wavpack'))
   return { encoderInputs: encoder ? inputs(encoder) : 0, mixerInputs: mixer ? inputs(mixer) : 0, rendered: rendered! }
 }
 
