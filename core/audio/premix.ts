@@ -21,26 +21,28 @@ export const PREMIX_ABOVE = 4
  *
  * WavPack, not WAV: it keeps 32-bit float samples exactly in 40–45 % of the size (88 MB for ten minutes of music
  * against 230 MB; silence next to nothing), for ~0.4 CPU-s per output minute. Float WAV is 1.4 GB an hour of
- * output, and /tmp may be memory (tmpfs).
+ * output, and /tmp may be memory (tmpfs). An ffmpeg without the WavPack encoder gets the WAV.
  */
 export async function premixSound(audio: AudioMix, dir: string, signal: AbortSignal): Promise<AudioMix> {
   if (audio.inputs.length <= PREMIX_ABOVE) return audio
   if (signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
   // A name of its own: plugins are handed the same folder for their scratch files.
-  const file = join(dir, `sound-${randomUUID()}.wv`)
-  // Input 0 is a moment of silence nobody maps: it keeps the graph's input numbers (1 upward) as they are.
-  const placeholder = ['-f', 'lavfi', '-t', '0.01', '-i', 'anullsrc=r=48000:cl=stereo']
-  await runFfmpeg(
-    ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...placeholder, ...audio.inputs.flat(), '-filter_complex', audio.filter].concat([
-      '-map',
-      '[aout]',
-      '-c:a',
-      'wavpack',
-      '-f',
-      'wv',
-      file,
-    ]),
-    { signal, what: 'mixing the sound' },
-  )
+  const name = join(dir, `sound-${randomUUID()}`)
+  const mix = (codec: string[], file: string) => {
+    const args = [...HEAD, ...audio.inputs.flat(), '-filter_complex', audio.filter, '-map', '[aout]', ...codec, file]
+    return runFfmpeg(args, { signal, what: 'mixing the sound' })
+  }
+  let file = `${name}.wv`
+  try {
+    await mix(['-c:a', 'wavpack', '-f', 'wv'], file)
+  } catch (e) {
+    // An ffmpeg built without its WavPack encoder (a trimmed build) still mixes, to the larger WAV.
+    if (!/Unknown encoder|Encoder not found|wavpack/i.test((e as Error).message) || signal.aborted) throw e
+    file = `${name}.wav`
+    await mix(['-c:a', 'pcm_f32le', '-rf64', 'auto', '-f', 'wav'], file)
+  }
   return { inputs: [['-i', file]], filter: '[1:a]anull[aout]' }
 }
+
+/** The mix's first arguments. Its input 0 is a moment of silence nobody maps: the graph's inputs keep their numbers (1 up). */
+const HEAD = ['-nostdin', '-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-t', '0.01', '-i', 'anullsrc=r=48000:cl=stereo']

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -65,6 +65,23 @@ premix('the encoder gets the same samples from the mixed file as from its own gr
   const mixed = await premixSound(mix, dir, new AbortController().signal)
   assert.is(mixed.inputs.length, 1, 'one input: the mixed file')
   assert.is(await encodedSound(mixed, 'premixed.mp4'), await encodedSound(mix, 'direct.mp4'))
+})
+
+premix('an ffmpeg without its WavPack encoder mixes to WAV instead: the same sound', async () => {
+  const trimmed = join(dir, 'ffmpeg-without-wavpack')
+  // An ffmpeg as a trimmed build answers: no WavPack encoder, everything else as usual.
+  writeFileSync(trimmed, `#!/bin/sh\nfor a in "$@"; do [ "$a" = wavpack ] && { echo "Unknown encoder 'wavpack'" >&2; exit 1; }; done\nexec ffmpeg "$@"\n`)
+  chmodSync(trimmed, 0o755)
+  const sounds = clips.map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 0.5, duration: 1 }, start: i * 0.8, length: 1 }))
+  const mix = buildAudioMix(sounds, 0, 5)!
+  const before = process.env.REELFORGE_FFMPEG
+  process.env.REELFORGE_FFMPEG = trimmed
+  const mixed = await premixSound(mix, dir, new AbortController().signal).finally(() => {
+    if (before === undefined) delete process.env.REELFORGE_FFMPEG
+    else process.env.REELFORGE_FFMPEG = before
+  })
+  assert.match(mixed.inputs[0]![1]!, /\.wav$/)
+  assert.is(await encodedSound(mixed, 'premixed-wav.mp4'), await encodedSound(mix, 'direct-wav.mp4'))
 })
 
 premix('a render cancelled before its mix starts none', async () => {
