@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { RenderError } from '../errors.js'
+import { ffmpegArgs } from '../ffmpeg/args.js'
 import { runFfmpeg } from '../ffmpeg/run.js'
 import type { AudioMix } from '../plugin.js'
 
@@ -29,20 +30,20 @@ export async function premixSound(audio: AudioMix, dir: string, signal: AbortSig
   // A name of its own: plugins are handed the same folder for their scratch files.
   const name = join(dir, `sound-${randomUUID()}`)
   const mix = (codec: string[], file: string) => {
-    const args = [...HEAD, ...audio.inputs.flat(), '-filter_complex', audio.filter, '-map', '[aout]', ...codec, file]
+    const args = [...HEAD, ...audio.inputs.flat(), ...ffmpegArgs`-filter_complex ${audio.filter} -map [aout]`, ...codec, file]
     return runFfmpeg(args, { signal, what: 'mixing the sound' })
   }
   let file = `${name}.wv`
   try {
-    await mix(['-c:a', 'wavpack', '-f', 'wv'], file)
+    await mix(ffmpegArgs`-c:a wavpack -f wv`, file)
   } catch (e) {
     // An ffmpeg built without its WavPack encoder (a trimmed build) still mixes, to the larger WAV.
     if (!/Unknown encoder|Encoder not found|wavpack/i.test((e as Error).message) || signal.aborted) throw e
     file = `${name}.wav`
-    await mix(['-c:a', 'pcm_f32le', '-rf64', 'auto', '-f', 'wav'], file)
+    await mix(ffmpegArgs`-c:a pcm_f32le -rf64 auto -f wav`, file)
   }
   return { inputs: [['-i', file]], filter: '[1:a]anull[aout]' }
 }
 
 /** The mix's first arguments. Its input 0 is a moment of silence nobody maps: the graph's inputs keep their numbers (1 up). */
-const HEAD = ['-nostdin', '-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-t', '0.01', '-i', 'anullsrc=r=48000:cl=stereo']
+const HEAD = ffmpegArgs`-nostdin -hide_banner -v error -y -f lavfi -t 0.01 -i anullsrc=r=48000:cl=stereo`

@@ -2,7 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { buildAudioMix, runFfmpeg } from '../../core/index.js'
+import { type AudioMix, buildAudioMix, ffmpegArgs, runFfmpeg } from '../../core/index.js'
 import { PREMIX_ABOVE, premixSound } from '../../core/audio/premix.js'
 import { childCommands } from '../helpers/children.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
@@ -26,32 +26,12 @@ premix.before(async () => {
 })
 
 /** The encoder as output plugins run it (picture from input 0, the mix's graph), keeping only its sound's bytes. */
-async function encodedSound(mix: NonNullable<ReturnType<typeof buildAudioMix>>, name: string): Promise<string> {
+async function encodedSound(mix: AudioMix, name: string): Promise<string> {
   const out = join(dir, name)
-  const picture = ['-f', 'lavfi', '-i', 'color=black:size=160x90:rate=25:duration=5']
-  await runFfmpeg([
-    '-v',
-    'error',
-    '-y',
-    ...picture,
-    ...mix.inputs.flat(),
-    '-filter_complex',
-    mix.filter,
-    '-map',
-    '0:v',
-    '-map',
-    '[aout]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '128k',
-    out,
-  ])
-  await runFfmpeg(['-v', 'error', '-y', '-i', out, '-map', '0:a', '-c', 'copy', '-f', 'md5', `${out}.md5`])
+  const picture = ffmpegArgs`-v error -y -f lavfi -i color=black:size=160x90:rate=25:duration=5`
+  const encode = ffmpegArgs`-filter_complex ${mix.filter} -map 0:v -map [aout] -c:v libx264 -preset ultrafast -c:a aac -b:a 128k ${out}`
+  await runFfmpeg([...picture, ...mix.inputs.flat(), ...encode])
+  await runFfmpeg(ffmpegArgs`-v error -y -i ${out} -map 0:a -c copy -f md5 ${out}.md5`)
   return readFileSync(`${out}.md5`, 'utf8')
 }
 
