@@ -114,7 +114,8 @@ function removeFolder(dir: string, socket: string): void {
   for (let attempt = 0; attempt < 2; attempt++) {
     removeSocket(socket)
     try {
-      return rmdirSync(dir)
+      rmdirSync(dir)
+      return
     } catch {}
   }
 }
