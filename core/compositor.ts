@@ -237,6 +237,8 @@ export function createCompositor(options: CompositorOptions): Compositor {
             { path: 'output.format' },
           )
         }
+        // Everything is fetched: the render's own work begins (a sound mix first, for some edits, then the frames).
+        report?.({ stage: 'rendering', progress: PROGRESS.render, frame: 0, frames: plan.frames, fps: 0, etaMs: 0 })
         // Many sounds are mixed before the frames, so the encoder holds one input however many clips have sound.
         const audio =
           plan.audio && plan.output.takes === 'video'

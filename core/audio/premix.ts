@@ -31,7 +31,12 @@ export async function premixSound(audio: AudioMix, dir: string, signal: AbortSig
   const name = join(dir, `sound-${randomUUID()}`)
   const mix = (codec: string[], file: string) => {
     const args = [...HEAD, ...audio.inputs.flat(), ...ffmpegArgs`-filter_complex ${audio.filter} -map [aout]`, ...codec, file]
-    return runFfmpeg(args, { signal, what: 'mixing the sound' })
+    return runFfmpeg(args, { signal, what: 'mixing the sound' }).catch((e: Error) => {
+      // The mix is the render's first large write: a full disk is said as the encoder says it, without the
+      // scratch folder's path (ffmpeg's lines name it; it is the server's, not the user's).
+      if (/No space left on device/i.test(e.message)) throw new RenderError('E_OUTPUT_FAILED', FULL)
+      throw e
+    })
   }
   let file = `${name}.wv`
   try {
@@ -44,6 +49,8 @@ export async function premixSound(audio: AudioMix, dir: string, signal: AbortSig
   }
   return { inputs: [['-i', file]], filter: '[1:a]anull[aout]' }
 }
+
+const FULL = "the disk is full: no room for the render's mixed sound in its scratch folder (No space left on device)"
 
 /** The mix's first arguments. Its input 0 is a moment of silence nobody maps: the graph's inputs keep their numbers (1 up). */
 const HEAD = ffmpegArgs`-nostdin -hide_banner -v error -y -f lavfi -t 0.01 -i anullsrc=r=48000:cl=stereo`

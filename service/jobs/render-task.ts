@@ -84,10 +84,12 @@ export async function renderToStorage(
   // Per-frame progress is reported at most every 500 ms (each report is a database write or a Redis message);
   // stage changes always.
   let last = 0
+  let lastStage: JobStage | undefined
   const report = (stage: JobStage, progress: number) => {
     const now = Date.now()
-    if (stage === 'rendering' && now - last < 500) return
+    if (stage === 'rendering' && lastStage === 'rendering' && now - last < 500) return
     last = now
+    lastStage = stage
     opts.onProgress(stage, progress)
   }
   const edit = editOf(task)

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -6,6 +6,7 @@ import { type AudioMix, buildAudioMix, ffmpegArgs, runFfmpeg } from '../../core/
 import { PREMIX_ABOVE, premixSound } from '../../core/audio/premix.js'
 import { childCommands } from '../helpers/children.js'
 import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
+import { createRenderer } from '../../index.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
 
 // Many sounds are mixed in a process of their own before the frames, so the encoder holds one sound input however
@@ -62,6 +63,51 @@ premix('an ffmpeg without its WavPack encoder mixes to WAV instead: the same sou
   })
   assert.match(mixed.inputs[0]![1]!, /\.wav$/)
   assert.is(await encodedSound(mixed, 'premixed-wav.mp4'), await encodedSound(mix, 'direct-wav.mp4'))
+})
+
+/** Runs `work` with REELFORGE_FFMPEG set to a shell script whose body comes before running the real ffmpeg. */
+async function withFfmpeg<T>(name: string, body: string, work: () => Promise<T>): Promise<T> {
+  const wrapper = join(dir, name)
+  writeFileSync(wrapper, `#!/bin/sh\n${body}\nexec ffmpeg "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  const before = process.env.REELFORGE_FFMPEG
+  process.env.REELFORGE_FFMPEG = wrapper
+  return work().finally(() => {
+    if (before === undefined) delete process.env.REELFORGE_FFMPEG
+    else process.env.REELFORGE_FFMPEG = before
+  })
+}
+
+premix('a full disk under the mix is said in words, without the scratch folder’s path', async () => {
+  const sounds = clips.map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 1, duration: 1 }, start: i, length: 1 }))
+  // What ffmpeg 5.1 prints when it cannot write its output file for want of space.
+  const full = `for a in "$@"; do case "$a" in *sound-*) echo "[wv @ 0x55d0c1a2b3c0] $a: No space left on device" >&2; echo "Error writing trailer of $a: No space left on device" >&2; exit 1;; esac; done`
+  const err: (Error & { code?: string }) | undefined = await withFfmpeg('ffmpeg-disk-full', full, () =>
+    premixSound(buildAudioMix(sounds, 0, 5)!, dir, new AbortController().signal),
+  ).then(
+    () => undefined,
+    (e) => e,
+  )
+  assert.ok(err, 'the mix failed')
+  assert.is(err.code, 'E_OUTPUT_FAILED')
+  assert.match(err.message, /the disk is full/)
+  assert.not.match(err.message, dir)
+})
+
+premix('while the sound is mixed the render reports rendering, not fetching', async () => {
+  const log = join(dir, 'order.log')
+  writeFileSync(log, '')
+  const timeline = clips.map((src, i) => ({ asset: { type: 'video', src }, start: i, length: 1 }))
+  await withFfmpeg('ffmpeg-logs-mix', `for a in "$@"; do [ "$a" = wavpack ] && echo mix >> ${log}; done`, () =>
+    createRenderer({ cacheDir: join(dir, 'cache') }).render(edit(timeline, { size: { width: 160, height: 90 } }), {
+      out: join(dir, 'progress.mp4'),
+      onProgress: (p) => appendFileSync(log, `${p.stage}\n`),
+    }),
+  )
+  const lines = readFileSync(log, 'utf8').trim().split('\n')
+  const mixAt = lines.indexOf('mix')
+  assert.ok(mixAt > 0, `the mixer ran (${lines.slice(0, 4).join(', ')})`)
+  assert.is(lines[mixAt - 1], 'rendering')
 })
 
 premix('a render cancelled before its mix starts none', async () => {
