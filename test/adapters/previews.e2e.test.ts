@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { startServer } from '../../adapters/http/serve.js'
 import { DEFAULT_LIMITS, defaultConfig, type Limits } from '../../service/config.js'
 import { groupAlive, groupPids } from '../../service/isolation/process-group.js'
-import { groupCommands } from '../helpers/children.js'
+import { groupCommands, groupsRunning } from '../helpers/children.js'
 import { tempDir } from '../helpers/media.js'
 import { pixelDiff, pngPixels, previewFixture } from '../helpers/preview.js'
 import { cpuTicks, pgrep, renderChildren, running, sleep, until } from '../helpers/processes.js'
@@ -145,14 +145,20 @@ test('an idle session ends after limits.previewIdleSeconds: its render process a
 
 test('a runaway edit is killed at its time limit (422 E_TIME_LIMIT) and ends only its own session', async () => {
   await withService({ frameSeconds: 3 }, async (svc) => {
-    const calm = (await svc.call('POST', '/v1/previews', { body: fixture.edit() })).body.id
-    const calmFrame = (await frame(svc, calm, 1)).bytes
     // The calm session's process is the one whose group decodes the fixture's video (an idle render process may
-    // stand by beside it, and the next session may take that one).
-    const decoding = pgrep('moving.mp4')
-    const groups = await Promise.all(renderChildren().map(async (pid) => ({ pid, group: await groupPids(pid) })))
-    const calmChild = groups.find(({ group }) => group.some((p) => decoding.includes(p)))?.pid
-    assert.ok(calmChild, 'the calm session’s render process')
+    // stand by beside it, and the next session may take that one), caught while it decodes: the session's sweep
+    // reads the short clip whole and may be done by the time its first frame is answered.
+    let calm = ''
+    let calmFrame = new Uint8Array()
+    const decoding = await groupsRunning(
+      'moving.mp4',
+      (async () => {
+        calm = (await svc.call('POST', '/v1/previews', { body: fixture.edit() })).body.id
+        calmFrame = (await frame(svc, calm, 1)).bytes
+      })(),
+    )
+    const calmChild = renderChildren().find((pid) => decoding.includes(pid))
+    assert.ok(calmChild, `the calm session’s render process (decoders in groups ${decoding.join(', ')})`)
     const wild = (await svc.call('POST', '/v1/previews', { body: titleEdit(2) })).body.id
     const others = renderChildren().filter((pid) => pid !== calmChild)
     const runaway = { ...titleEdit(2), timeline: { tracks: [{ clips: [{ asset: { type: 'busy-loop' }, start: 0, length: 2 }] }] } }
