@@ -48,21 +48,6 @@ export async function groupCommands(pgid: number, during: Promise<unknown>): Pro
   return sampleWhile(during, (pid) => !before.has(pid) && inGroup(pid))
 }
 
-/**
- * The process groups of the processes that run while `during` does with `text` in an argument — which render
- * process a decoder of some file belongs to, caught while it runs (it may be done a moment later).
- */
-export async function groupsRunning(text: string, during: Promise<unknown>): Promise<number[]> {
-  const has = (pid: string) => {
-    try {
-      return commandLine(pid).some((a) => a.includes(text))
-    } catch {
-      return false // gone meanwhile
-    }
-  }
-  return [...new Set(await sampleWhile(during, has, (pid) => statField(pid, 2)))]
-}
-
 const pids = () => readdirSync('/proc').filter((d) => /^\d+$/.test(d))
 
 /** Field `i` after the command name in /proc/<pid>/stat (0 state, 1 ppid, 2 pgid); undefined once the process is gone. */
