@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCanvas } from '@napi-rs/canvas'
@@ -109,4 +109,33 @@ export async function garbledVideo(out: string, seconds = 4, fromFraction = 1 / 
   for (let i = Math.floor(bytes.length * fromFraction); i < bytes.length - 100; i++) bytes[i] = (i * 7) & 255
   writeFileSync(out, bytes)
   return out
+}
+
+/** `count` one-second 160×90 clips as cameras make them: a picture and a tone of their own (220 Hz, 440 Hz, …). */
+export async function toneClips(dir: string, count: number): Promise<string[]> {
+  const clips: string[] = []
+  for (let i = 0; i < count; i++)
+    clips.push(
+      await lavfi('testsrc2=size=160x90:rate=25:duration=1', join(dir, `clip${i}.mp4`), [
+        ...['-f', 'lavfi', '-i', `sine=frequency=${220 * (i + 1)}:duration=1:sample_rate=48000`],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest'],
+      ]),
+    )
+  return clips
+}
+
+/**
+ * Runs `work` with REELFORGE_FFMPEG set to a shell script in `dir` whose `body` runs before the real ffmpeg (`$@`
+ * holds ffmpeg's arguments): an ffmpeg that logs, waits or fails as a trimmed build or a full disk would.
+ */
+export async function withFfmpeg<T>(dir: string, name: string, body: string, work: () => Promise<T>): Promise<T> {
+  const wrapper = join(dir, name)
+  writeFileSync(wrapper, `#!/bin/sh\n${body}\nexec ffmpeg "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  const before = process.env.REELFORGE_FFMPEG
+  process.env.REELFORGE_FFMPEG = wrapper
+  return work().finally(() => {
+    if (before === undefined) delete process.env.REELFORGE_FFMPEG
+    else process.env.REELFORGE_FFMPEG = before
+  })
 }

@@ -1,11 +1,11 @@
-import { appendFileSync, chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type AudioMix, buildAudioMix, ffmpegArgs, runFfmpeg } from '../../core/index.js'
 import { PREMIX_ABOVE, premixSound } from '../../core/audio/premix.js'
 import { childCommands } from '../helpers/children.js'
-import { decodeAudio, lavfi, rmsDb, tempDir } from '../helpers/media.js'
+import { decodeAudio, rmsDb, tempDir, toneClips, withFfmpeg } from '../helpers/media.js'
 import { createRenderer } from '../../index.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
 
@@ -16,14 +16,7 @@ const dir = tempDir()
 const clips: string[] = []
 
 premix.before(async () => {
-  // Clips as cameras make them: a picture and a tone of their own (220 Hz, 330 Hz, …), one second each.
-  for (let i = 0; i < PREMIX_ABOVE + 1; i++)
-    clips.push(
-      await lavfi('testsrc2=size=160x90:rate=25:duration=1', join(dir, `clip${i}.mp4`), [
-        ...['-f', 'lavfi', '-i', `sine=frequency=${220 * (i + 1)}:duration=1:sample_rate=48000`],
-        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest'],
-      ]),
-    )
+  clips.push(...(await toneClips(dir, PREMIX_ABOVE + 1)))
 })
 
 /** The encoder as output plugins run it (picture from input 0, the mix's graph), keeping only its sound's bytes. */
@@ -49,40 +42,20 @@ premix('the encoder gets the same samples from the mixed file as from its own gr
 })
 
 premix('an ffmpeg without its WavPack encoder mixes to WAV instead: the same sound', async () => {
-  const trimmed = join(dir, 'ffmpeg-without-wavpack')
-  // An ffmpeg as a trimmed build answers: no WavPack encoder, everything else as usual.
-  writeFileSync(trimmed, `#!/bin/sh\nfor a in "$@"; do [ "$a" = wavpack ] && { echo "Unknown encoder 'wavpack'" >&2; exit 1; }; done\nexec ffmpeg "$@"\n`)
-  chmodSync(trimmed, 0o755)
   const sounds = clips.map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 0.5, duration: 1 }, start: i * 0.8, length: 1 }))
   const mix = buildAudioMix(sounds, 0, 5)!
-  const before = process.env.REELFORGE_FFMPEG
-  process.env.REELFORGE_FFMPEG = trimmed
-  const mixed = await premixSound(mix, dir, new AbortController().signal).finally(() => {
-    if (before === undefined) delete process.env.REELFORGE_FFMPEG
-    else process.env.REELFORGE_FFMPEG = before
-  })
+  // An ffmpeg as a trimmed build answers: no WavPack encoder, everything else as usual.
+  const trimmed = `for a in "$@"; do [ "$a" = wavpack ] && { echo "Unknown encoder 'wavpack'" >&2; exit 1; }; done`
+  const mixed = await withFfmpeg(dir, 'ffmpeg-without-wavpack', trimmed, () => premixSound(mix, dir, new AbortController().signal))
   assert.match(mixed.inputs[0]![1]!, /\.wav$/)
   assert.is(await encodedSound(mixed, 'premixed-wav.mp4'), await encodedSound(mix, 'direct-wav.mp4'))
 })
-
-/** Runs `work` with REELFORGE_FFMPEG set to a shell script whose body comes before running the real ffmpeg. */
-async function withFfmpeg<T>(name: string, body: string, work: () => Promise<T>): Promise<T> {
-  const wrapper = join(dir, name)
-  writeFileSync(wrapper, `#!/bin/sh\n${body}\nexec ffmpeg "$@"\n`)
-  chmodSync(wrapper, 0o755)
-  const before = process.env.REELFORGE_FFMPEG
-  process.env.REELFORGE_FFMPEG = wrapper
-  return work().finally(() => {
-    if (before === undefined) delete process.env.REELFORGE_FFMPEG
-    else process.env.REELFORGE_FFMPEG = before
-  })
-}
 
 premix('a full disk under the mix is said in words, without the scratch folder’s path', async () => {
   const sounds = clips.map((path, i) => ({ source: { path, trim: 0, speed: 1, volume: 1, duration: 1 }, start: i, length: 1 }))
   // What ffmpeg 5.1 prints when it cannot write its output file for want of space.
   const full = `for a in "$@"; do case "$a" in *sound-*) echo "[wv @ 0x55d0c1a2b3c0] $a: No space left on device" >&2; echo "Error writing trailer of $a: No space left on device" >&2; exit 1;; esac; done`
-  const err: (Error & { code?: string }) | undefined = await withFfmpeg('ffmpeg-disk-full', full, () =>
+  const err: (Error & { code?: string }) | undefined = await withFfmpeg(dir, 'ffmpeg-disk-full', full, () =>
     premixSound(buildAudioMix(sounds, 0, 5)!, dir, new AbortController().signal),
   ).then(
     () => undefined,
@@ -98,7 +71,7 @@ premix('while the sound is mixed the render reports rendering, not fetching', as
   const log = join(dir, 'order.log')
   writeFileSync(log, '')
   const timeline = clips.map((src, i) => ({ asset: { type: 'video', src }, start: i, length: 1 }))
-  await withFfmpeg('ffmpeg-logs-mix', `for a in "$@"; do [ "$a" = wavpack ] && echo mix >> ${log}; done`, () =>
+  await withFfmpeg(dir, 'ffmpeg-logs-mix', `for a in "$@"; do [ "$a" = wavpack ] && echo mix >> ${log}; done`, () =>
     createRenderer({ cacheDir: join(dir, 'cache') }).render(edit(timeline, { size: { width: 160, height: 90 } }), {
       out: join(dir, 'progress.mp4'),
       onProgress: (p) => appendFileSync(log, `${p.stage}\n`),

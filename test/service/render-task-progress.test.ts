@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { appendFileSync, chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
 import { renderToStorage } from '../../service/jobs/render-task.js'
 import { LocalStorage } from '../../service/storage/storage.js'
-import { lavfi, tempDir } from '../helpers/media.js'
+import { tempDir, toneClips, withFfmpeg } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
 
 // A job's stage is what GET /render/{id} answers while it runs. Per-frame progress is thinned to one write in
@@ -16,38 +16,24 @@ const progress = suite('a render job’s stages')
 const dir = tempDir()
 
 progress('a job mixing its sounds reads rendering, not fetching, from the moment everything is fetched', async () => {
-  const clips: object[] = []
-  for (let i = 0; i < 5; i++) {
-    const src = await lavfi('testsrc2=size=160x90:rate=25:duration=1', join(dir, `clip${i}.mp4`), [
-      ...['-f', 'lavfi', '-i', `sine=frequency=${220 * (i + 1)}:duration=1:sample_rate=48000`],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest'],
-    ])
-    clips.push({ asset: { type: 'video', src }, start: i, length: 1 })
-  }
+  const clips = (await toneClips(dir, 5)).map((src, i) => ({ asset: { type: 'video', src }, start: i, length: 1 }))
   // The mixer notes when it starts and takes a second, as a long edit's mix does.
   const log = join(dir, 'order.log')
   writeFileSync(log, '')
-  const ffmpeg = join(dir, 'ffmpeg-slow-mix')
-  writeFileSync(ffmpeg, `#!/bin/sh\nfor a in "$@"; do [ "$a" = wavpack ] && { echo mix >> ${log}; sleep 1; }; done\nexec ffmpeg "$@"\n`)
-  chmodSync(ffmpeg, 0o755)
-  const before = process.env.REELFORGE_FFMPEG
-  process.env.REELFORGE_FFMPEG = ffmpeg
-  try {
-    const task = {
-      id: randomUUID(),
-      kind: 'render' as const,
-      request: edit(clips, { size: { width: 160, height: 90 } }),
-      sandbox: false,
-      accountId: 'a',
-      keyId: 'k',
-    }
-    const deps = { renderer: createRenderer({ cacheDir: join(dir, 'cache') }), storage: new LocalStorage(join(dir, 'store')), workRoot: join(dir, 'work') }
-    const done = await renderToStorage(deps, task, { signal: new AbortController().signal, onProgress: (stage) => appendFileSync(log, `${stage}\n`) })
-    assert.is(done.frames, 125)
-  } finally {
-    if (before === undefined) delete process.env.REELFORGE_FFMPEG
-    else process.env.REELFORGE_FFMPEG = before
+  const slowMix = `for a in "$@"; do [ "$a" = wavpack ] && { echo mix >> ${log}; sleep 1; }; done`
+  const task = {
+    id: randomUUID(),
+    kind: 'render' as const,
+    request: edit(clips, { size: { width: 160, height: 90 } }),
+    sandbox: false,
+    accountId: 'a',
+    keyId: 'k',
   }
+  const deps = { renderer: createRenderer({ cacheDir: join(dir, 'cache') }), storage: new LocalStorage(join(dir, 'store')), workRoot: join(dir, 'work') }
+  const done = await withFfmpeg(dir, 'ffmpeg-slow-mix', slowMix, () =>
+    renderToStorage(deps, task, { signal: new AbortController().signal, onProgress: (stage) => appendFileSync(log, `${stage}\n`) }),
+  )
+  assert.is(done.frames, 125)
   const lines = readFileSync(log, 'utf8').trim().split('\n')
   const mixAt = lines.indexOf('mix')
   assert.ok(mixAt > 0, `the mixer ran after a first report (${lines.slice(0, 4).join(', ')})`)
