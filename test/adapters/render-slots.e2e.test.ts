@@ -61,10 +61,13 @@ cancel('stuck in one long synchronous step (as a huge text layout is) → killed
   try {
     await withService({}, async (svc) => {
       const id = (await svc.call('POST', '/v1/render', { body: { ...oneClip({ type: 'busy-loop' }), callback: hooks.url } })).body.jobId
-      await svc.waitFor(id, ['PROCESSING'])
-      await sleep(1500) // in its busy loop: its process sends nothing more (not even progress)
+      // The compositor reports `rendering` once everything is fetched, before it opens a source: from then on the
+      // busy loop holds the process, which sends nothing more (not even progress). A fixed sleep guessed at that
+      // moment and read `fetching` on a loaded machine whose render process was still starting.
+      await until('the render to reach its sources', async () => (await status(svc, id)).stage === 'rendering')
+      await sleep(500)
       const stage = (await status(svc, id)).stage
-      assert.ok(['fetching', 'rendering'].includes(stage), stage)
+      assert.is(stage, 'rendering', 'the stuck step holds the stage where it was')
       const waiting = (await svc.call('POST', '/v1/render', { key: svc.sandbox, body: titleEdit(1) })).body.jobId
       await sleep(500)
       assert.is((await status(svc, waiting, svc.sandbox)).status, 'QUEUED', 'one slot: the other render waits behind the stuck one')
