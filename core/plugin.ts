@@ -155,6 +155,12 @@ export interface FrameSource {
   i420?(t: number): Uint8Array | null | Promise<Uint8Array | null>
   /** Every pixel `pixels` gives is opaque (alpha 255): such a source can be the frame's base. */
   readonly opaque?: boolean
+  /**
+   * Optional: the size of the texture `frame` gives and of the pixels `pixels` gives, where known without making
+   * the texture. A layer blended on the CPU over a frame made there then needs no texture, and a render whose
+   * frames are all made there never opens GL (core/render/lazy-gpu.ts); without it `frame` is asked for the size.
+   */
+  readonly size?: Size
   close(): void
 }
 

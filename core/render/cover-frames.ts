@@ -1,4 +1,4 @@
-import type { FrameSource, LayerState } from '../plugin.js'
+import type { FrameSource, LayerState, Size } from '../plugin.js'
 import { parseColor } from '../plan/color.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { RenderPlan } from '../plan/plan.js'
@@ -7,7 +7,6 @@ import { coverOf, decodedI420, directFrames, overlayOf } from './cover.js'
 import { blendOver } from './cpu-over.js'
 import { createCpuWarp } from './cpu-warp.js'
 import { askSource } from './draw-frame.js'
-import type { Texture } from './gpu.js'
 import type { LiveLayer } from './scheduler.js'
 
 /** Texel-exact layers over a cover the CPU blends at most; a frame with more is drawn with GL. */
@@ -16,7 +15,8 @@ const MAX_OVERLAYS = 8
 interface Overlay {
   layer: LayerPlan
   source: FrameSource
-  texture: Texture
+  /** Its pixels' size. */
+  size: Size
   matrix: Affine
   opacity: number
 }
@@ -24,8 +24,9 @@ interface Overlay {
 /**
  * The frame loop's way around the GPU for a frame an opaque layer covers (cover.ts): its pixels as they are
  * (`exact`) or scaled on the CPU (`scaled`: cpu-warp.ts), texel-exact layers above it (titles, captions) blended
- * there (cpu-over.ts), then handed to the sink as RGBA or packed to I420 by a packer that can (on the CPU). With
- * a GPU packer (hardware GL) nothing goes around it.
+ * there (cpu-over.ts), then handed to the sink as RGBA or packed to I420 by a packer that can (on the CPU). Where
+ * no layer covers it, the background is the cover: a gap, a faded-out moment, a title card are filled and blended
+ * the same way. With a GPU packer (hardware GL) nothing goes around it.
  */
 export class CoverFrames {
   private readonly take: ((rgba: Uint8Array, into: Uint8Array) => void) | undefined
@@ -37,6 +38,8 @@ export class CoverFrames {
   private readonly overlays: Overlay[] = []
   private warp: ReturnType<typeof createCpuWarp> | undefined
   private scratch: Uint8Array | undefined
+  /** The background as an RGBA frame, made once. */
+  private ground: Uint8Array | undefined
   private cover = -1
   private kind: 'exact' | 'scaled' | undefined
   private opacity = 1
@@ -55,10 +58,12 @@ export class CoverFrames {
     this.background = parseColor(plan.edit.timeline.background ?? '#000000')
   }
 
-  /** A new frame: no layer seen yet. */
+  /** A new frame: no layer seen yet, the background its cover so far. */
   begin(): void {
     this.cover = -1
     this.visible = 0
+    this.above = 0
+    this.blendable = true
   }
 
   /** HOT: layer `j` of the frame's live layers (bottom first) was evaluated into `s` at clip-local `t`. */
@@ -73,19 +78,21 @@ export class CoverFrames {
       this.below = this.visible - 1
       this.above = 0
       this.blendable = true
-    } else if (this.cover >= 0 && this.blendable) this.blendable = this.overlay(layer, source, s, t)
+    } else if (this.blendable) this.blendable = this.overlay(layer, source, s, t)
   }
 
   /** Notes a layer over the cover for blending on the CPU; false where it cannot be. */
   private overlay(layer: LayerPlan, source: FrameSource, s: LayerState, t: number): boolean {
     if (!source.pixels || this.above === MAX_OVERLAYS) return false
-    const texture = source.frame(t)
-    if (!texture || texture instanceof Promise) return false
-    const o = (this.overlays[this.above] ??= { layer, source, texture, matrix: [0, 0, 0, 0, 0, 0], opacity: 1 })
-    if (!overlayOf(layer, s, t, this.plan.frame, texture, o.matrix)) return false
+    // A source that says its size needs no texture for it: a frame made here then never touches GL. One that
+    // does not is asked for its texture only over a cover (not over the background: a cover above may hide it).
+    const size = source.size ?? (this.cover >= 0 ? source.frame(t) : undefined)
+    if (!size || size instanceof Promise) return false
+    const o = (this.overlays[this.above] ??= { layer, source, size, matrix: [0, 0, 0, 0, 0, 0], opacity: 1 })
+    if (!overlayOf(layer, s, t, this.plan.frame, size, o.matrix)) return false
     o.layer = layer
     o.source = source
-    o.texture = texture
+    o.size = size
     o.opacity = Math.min(1, s.opacity)
     this.above++
     return true
@@ -94,7 +101,8 @@ export class CoverFrames {
   /** The frame at `t` in a buffer from `acquire`, when a layer covers it; undefined: draw it with GL. */
   async frame(live: readonly LiveLayer[], t: number, acquire: () => Promise<Uint8Array>): Promise<Uint8Array | undefined> {
     // A translucent cover shows what is under it: only the background may be.
-    if (this.cover < 0 || !this.blendable || (this.opacity < 1 && this.below > 0)) return undefined
+    if (!this.enabled || !this.blendable || (this.cover >= 0 && this.opacity < 1 && this.below > 0)) return undefined
+    if (this.cover < 0) return this.finish(this.groundFrame(), t, acquire)
     const { layer, source } = live[this.cover]!
     if (this.kind === 'exact' && !this.above && source.i420 && this.takesI420) {
       // A decoded clip's I420, as the encoder takes it: no 8 MB RGBA frame from the decoder or into the packer.
@@ -135,12 +143,31 @@ export class CoverFrames {
       }
       rgba = this.warp.draw(call)
     } else return undefined
+    return this.finish(rgba, t, acquire)
+  }
+
+  /** A frame of the background: the frame every draw starts from, as GL clears it (a copy: layers are blended on it). */
+  private groundFrame(): Uint8Array {
+    const { width, height } = this.plan.frame
+    if (!this.ground) {
+      this.ground = new Uint8Array(width * height * 4)
+      const bytes = this.background.map((c) => Math.round(c * 255))
+      for (let p = 0; p < this.ground.length; p += 4) this.ground.set(bytes, p)
+    }
+    this.scratch ??= new Uint8Array(this.ground.length)
+    this.scratch.set(this.ground)
+    return this.scratch
+  }
+
+  /** The layers over the cover blended onto `rgba`, handed on in a buffer from `acquire`. */
+  private async finish(rgba: Uint8Array, t: number, acquire: () => Promise<Uint8Array>): Promise<Uint8Array> {
+    const { frame } = this.plan
     for (let i = 0; i < this.above; i++) {
       const o = this.overlays[i]!
       const over = askSource(o.layer, o.source, 'pixels', t - o.layer.start)
       const bytes = over instanceof Promise ? await over : over
-      if (bytes && bytes.length === o.texture.width * o.texture.height * 4)
-        blendOver(rgba, frame, { pixels: bytes, size: o.texture, matrix: o.matrix, quad: o.layer.quad, uv: o.layer.uv, opacity: o.opacity })
+      if (bytes && bytes.length === o.size.width * o.size.height * 4)
+        blendOver(rgba, frame, { pixels: bytes, size: o.size, matrix: o.matrix, quad: o.layer.quad, uv: o.layer.uv, opacity: o.opacity })
     }
     const buffer = await acquire()
     this.take!(rgba, buffer)

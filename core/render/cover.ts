@@ -39,11 +39,11 @@ export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size,
  * GLSL transition, axis-aligned at one texel a pixel (the texel it shows under each pixel is exact, as the
  * painter's NEAREST sampling of it). Leaves the layer's matrix in `scratch`. HOT: no allocation.
  */
-export function overlayOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, texture: Texture, scratch: Affine): boolean {
+export function overlayOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, size: Size, scratch: Affine): boolean {
   if (!plain(layer, s)) return false
   EXACT.matrix = layerMatrix(frame, layer.fitted, layer.position, s, scratch)
   EXACT.uv = layer.uv
-  EXACT.texture = texture
+  EXACT.texture = size as Texture
   return texelExact(EXACT) && glslTransition(layer, t) === undefined
 }
 

@@ -11,6 +11,7 @@ export function stillSource(gpu: Gpu, pixels: Uint8Array | WasmPixels, size: Siz
   let opaque: boolean | undefined
   const view = pixels instanceof Uint8Array ? () => pixels : () => pixels.view()
   return {
+    size,
     frame: () => (texture ??= gpu.texture(view(), size.width, size.height)),
     pixels: view,
     // Asked once a frame for the layers that could cover it; scanned once.

@@ -1,28 +1,37 @@
-import type { FrameSource, Gpu, Size } from '../../../core/index.js'
+import type { FrameSource, Gpu, Size, Texture } from '../../../core/index.js'
 
 /**
  * A frame source for drawn content that changes now and then (animated text, captions): `keyOf(t)` names
- * what is shown at time `t`, and the canvas (`size` texels) is redrawn and re-uploaded only when that changes.
+ * what is shown at time `t`, and the canvas (`size` texels) is redrawn only when that changes. Its texture is
+ * made, and each drawing uploaded, only when GL draws it: a title blended on the CPU over a frame made there
+ * (core/render/cover-frames.ts) never touches GL.
  */
 export function redrawingSource(gpu: Gpu, size: Size, keyOf: (t: number) => string, draw: (t: number) => Uint8Array | null): FrameSource {
-  const texture = gpu.texture(null, size.width, size.height)
+  let texture: Texture | undefined
   let shown: string | undefined
+  let uploaded: string | undefined
   let current: Uint8Array | null = null
-  const frame = (t: number) => {
+  const redraw = (t: number) => {
     const key = keyOf(t)
     if (key !== shown) {
       shown = key
       current = draw(t)
-      if (current) gpu.update(texture, current)
     }
-    return current ? texture : null
+    return key
   }
   return {
     // A function of t alone: any order is fine.
     anyOrder: true,
-    frame,
-    // The same pixels, for blending on the CPU over a frame made there (core/render/cover-frames.ts).
-    pixels: (t) => (frame(t), current),
-    close: () => gpu.release(texture),
+    size,
+    frame(t) {
+      const key = redraw(t)
+      if (!current) return null
+      texture ??= gpu.texture(null, size.width, size.height)
+      if (uploaded !== key) gpu.update(texture, current), (uploaded = key)
+      return texture
+    },
+    // The same pixels, for blending on the CPU over a frame made there.
+    pixels: (t) => (redraw(t), current),
+    close: () => texture && gpu.release(texture),
   }
 }
