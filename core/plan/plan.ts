@@ -11,8 +11,10 @@ import { probe } from '../ffmpeg/probe.js'
 import type { AudioMix, ImageRequest, OutputPlugin, PreparedAsset, Size } from '../plugin.js'
 import type { Registry } from '../registry.js'
 import { atCrashSite } from '../render/crash-site.js'
-import { createGLContext, destroyGLContext } from '../render/gl-context.js'
-import { createGpu, type Gpu } from '../render/gpu.js'
+import { destroyGLContext } from '../render/gl-context.js'
+import type { Gpu } from '../render/gpu.js'
+import { glOpened, openGpu } from '../render/lazy-gpu.js'
+import { lazyPainter } from '../render/lazy-painter.js'
 import { createPainter, type Painter } from '../render/painter.js'
 import { framePacker } from '../render/frame-packer.js'
 import type { YuvPacker } from '../render/yuv-pack.js'
@@ -119,7 +121,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     if (reuse) return // the session's to keep
     painter?.dispose()
     for (const asset of prepared) asset?.dispose?.()
-    if (gpu) destroyGLContext(gpu.gl)
+    if (gpu && glOpened(gpu)) destroyGLContext(gpu.gl)
     await rm(tmpDir, { recursive: true, force: true })
   }
   try {
@@ -207,8 +209,9 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
         ? undefined
         : buildAudioMix(sounds, firstFrame / fps, duration, outputPlugin.takes === 'audio' ? 0 : 1)
 
-    // 6. GL.
-    gpu = reuse ? await reuse.gpu(frame) : createGpu(await createGLContext(frame.width, frame.height), frame)
+    // 6. GL: where it is a software rasteriser, opened only when a frame needs it (lazy-gpu.ts).
+    const opened = reuse ? { gpu: await reuse.gpu(frame), software: false } : await openGpu(frame)
+    gpu = opened.gpu
 
     // 7. Layers.
     const filters: LayerContext['filters'] = []
@@ -238,10 +241,15 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
         filters.map((f) => f.glsl),
         (i, e) => codeError(filters[i]!.plugin, 'compile', filters[i]!.path, e),
       )
-    painter = reuse ? reuse.painter(JSON.stringify([background, filters.map((f) => f.glsl)]), paint) : paint()
+    // Filters compile now, so a broken one fails the plan, not a frame; without any the painter waits for GL's first frame.
+    painter = reuse
+      ? reuse.painter(JSON.stringify([background, filters.map((f) => f.glsl)]), paint)
+      : opened.software && !filters.length
+        ? lazyPainter(paint)
+        : paint()
     // 9. Frames as I420 where the output takes them (packed on the GPU, or in WebAssembly on a software renderer);
     // posters and thumbnails need the RGBA frame, so those renders keep it.
-    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail) yuv = framePacker(gpu)
+    if (outputPlugin.yuvFrames && !scaleTo && !output.poster && !output.thumbnail) yuv = framePacker(gpu, opened.software)
 
     return {
       edit,

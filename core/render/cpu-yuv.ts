@@ -47,12 +47,14 @@ export function createI420Converter(width: number, height: number): I420Converte
  * frame against swscale's ~6.5 ms in the encoder, and the encoder reads 1.5 bytes a pixel instead of 4.
  */
 export function createCpuYuvPacker(gpu: Gpu): YuvPacker | undefined {
-  const { gl, frame } = gpu
+  const { frame } = gpu
   const converter = createI420Converter(frame.width, frame.height)
   if (!converter) return undefined
   return {
     bytes: (frame.width * frame.height * 3) / 2,
     read(into) {
+      // Asked here, not above: a lazy GPU (lazy-gpu.ts) has no context until a frame is drawn with GL.
+      const { gl } = gpu
       gl.readPixels(0, 0, frame.width, frame.height, gl.RGBA, gl.UNSIGNED_BYTE, converter.rgba)
       converter.convert(into)
     },

@@ -7,8 +7,9 @@ import { createYuvPacker, useGpuYuv, type YuvPacker } from './yuv-pack.js'
  * (`useGpuYuv`), else read back as RGBA and packed in WebAssembly (cpu-yuv.ts) — unless `REELFORGE_CPU_YUV=off`,
  * which leaves RGBA to ffmpeg's swscale (the path before either; kept to compare). Undefined: RGBA.
  */
-export function framePacker(gpu: Gpu): YuvPacker | undefined {
-  if (useGpuYuv(gpu.gl)) {
+export function framePacker(gpu: Gpu, software = false): YuvPacker | undefined {
+  // `software`: the renderer is known to be the CPU (lazy-gpu.ts) — asking it would open the context.
+  if (!software && useGpuYuv(gpu.gl)) {
     try {
       const packer = createYuvPacker(gpu)
       if (packer) return packer

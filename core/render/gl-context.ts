@@ -7,18 +7,27 @@ import { ensureDisplay } from './display.js'
  * then a private Xvfb is started (see display.ts) and the context is created again.
  */
 export async function createGLContext(width: number, height: number): Promise<WebGLRenderingContext> {
-  const opts = { alpha: true, depth: false, stencil: false, antialias: false, premultipliedAlpha: true, preserveDrawingBuffer: true }
-  let gl = createGL(width, height, opts)
-  if (!gl) {
-    await ensureDisplay()
-    gl = createGL(width, height, opts)
-  }
+  const gl = createGL(width, height, OPTIONS)
+  if (gl) return checked(gl, width, height)
+  await ensureDisplay()
+  return glContextNow(width, height)
+}
+
+/** A context on the display there is now (lazy-gpu.ts opens one when a frame first needs GL): no Xvfb started here. */
+export function glContextNow(width: number, height: number): WebGLRenderingContext {
+  const gl = createGL(width, height, OPTIONS)
   if (!gl) {
     throw new RenderError(
       'E_GL_UNAVAILABLE',
       `headless-gl could not create a ${width}x${height} context (DISPLAY=${process.env.DISPLAY ?? 'unset'}); is Mesa (libgl1-mesa-dri) installed?`,
     )
   }
+  return checked(gl, width, height)
+}
+
+const OPTIONS = { alpha: true, depth: false, stencil: false, antialias: false, premultipliedAlpha: true, preserveDrawingBuffer: true }
+
+function checked(gl: WebGLRenderingContext, width: number, height: number): WebGLRenderingContext {
   const max = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number
   if (width > max || height > max) {
     destroyGLContext(gl)
