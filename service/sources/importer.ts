@@ -55,7 +55,10 @@ export class SourceImporter {
   }
 
   /** Waits for the imports under way; queued ones stay queued in the database for the next start. */
-  stop = (): Promise<void> => (this.staged?.stop(), this.pool.stop())
+  stop = async (): Promise<void> => {
+    await this.staged?.stop()
+    await this.pool.stop()
+  }
 
   /** Whether uploads go straight to the storage (S3: presigned URLs) rather than through this service. */
   presigns = (): boolean => !!this.storage.presignPut

@@ -50,7 +50,8 @@ export async function fetchStaged(storage: Storage, id: string, dir: string, roo
  */
 export class StagedWatch {
   private timer?: NodeJS.Timeout
-  private looking = false
+  /** The look in flight, if any: `stop` waits for it, so no storage call outlives the service. */
+  private looking?: Promise<void>
 
   constructor(
     private readonly sources: SourceStore,
@@ -59,17 +60,20 @@ export class StagedWatch {
   ) {}
 
   start(everyMs: number): void {
-    this.timer ??= setInterval(() => void this.look(), everyMs).unref()
+    this.timer ??= setInterval(() => void (this.looking ??= this.look().finally(() => (this.looking = undefined))), everyMs).unref()
   }
 
-  stop(): void {
+  /**
+   * Stops looking, once the look in flight is done: left running, its storage calls went on retrying against a
+   * bucket stopped after the service (full run 34: a test process kept alive past its end).
+   */
+  async stop(): Promise<void> {
     clearInterval(this.timer)
     this.timer = undefined
+    await this.looking
   }
 
   private async look(): Promise<void> {
-    if (this.looking) return
-    this.looking = true
     try {
       for (const id of await this.sources.stagedUploads()) if (await this.storage.open(stagingKey(id))) this.found(id)
       // A file PUT again after its source was imported (or failed) is nobody's: removed, outside any quota.
@@ -77,8 +81,6 @@ export class StagedWatch {
     } catch (e) {
       // The database or the bucket being down is logged once, by its watch; it is looked at again next time.
       if (!isUnavailable(e)) log.warn(`looking for uploads in the bucket failed: ${(e as Error).message}`)
-    } finally {
-      this.looking = false
     }
   }
 }

@@ -144,4 +144,33 @@ test('a staged file over the per-file limit fails naming sources.maxFileBytes an
   }
 })
 
+test('a service stopped while it looks for uploads in the bucket makes no storage call after its close', async () => {
+  // Its watch looks every 10 ms while an upload is staged; the bucket stops right after the service. A look still
+  // in flight at close went on retrying against the stopped bucket for its whole budget (full run 34: the test
+  // process outlived its tests).
+  const warned: string[] = []
+  const warn = console.warn
+  console.warn = (...parts: unknown[]) => void warned.push(parts.join(' '))
+  try {
+    for (let round = 0; round < 6; round++) {
+      const s3 = await startS3()
+      const svc = await testService({
+        start: true,
+        config: { s3: s3.config, sources: { quotaBytes: 1024 ** 3, maxFileBytes: 1024 ** 3, imports: 1, uploadPollMs: 10 } },
+      })
+      await svc.call('POST', '/v1/upload', { body: { filename: 'never-sent.png' } })
+      await new Promise((r) => setTimeout(r, 100 + round * 7))
+      await svc.close()
+      await s3.close()
+      await new Promise((r) => setTimeout(r, 400))
+    }
+  } finally {
+    console.warn = warn
+  }
+  assert.equal(
+    warned.filter((line) => /storage unreachable/.test(line)),
+    [],
+  )
+})
+
 test.run()
