@@ -94,8 +94,8 @@ test('a title and a shape over a covering still: blended on the CPU within 2 lev
 
 test('frames of the background alone, or of titles and shapes over it (a gap, a title card), on the CPU within 2 levels of GL (the background alone exactly)', async () => {
   // 0–5: the background alone (nothing starts before 0.5 s); 6–17: a title fading in and a see-through shape over
-  // the background; 18–23: the title over a Ken Burns still. Both backgrounds: black, and a colour whose bytes
-  // GL rounds from a float.
+  // the background; 18–23: the title over a Ken Burns still. The backgrounds: black, a colour whose bytes GL
+  // rounds from a float, and a see-through one (#AARRGGBB: premultiplied, as GL clears to it).
   const clips = [
     [
       {
@@ -115,7 +115,7 @@ test('frames of the background alone, or of titles and shapes over it (a gap, a 
     ],
     [{ asset: { type: 'image', src: photo }, start: 1.5, length: 0.5, effect: 'zoomIn' }],
   ]
-  for (const background of ['#000000', '#7a3d91']) {
+  for (const background of ['#000000', '#7a3d91', '#807a3d91']) {
     const { cpu, gl } = await both(clips, `card-${background.slice(1)}`, background)
     // 19 made on the CPU; the other 5 repeat the frame before them (nothing moved): none drawn with GL.
     assert.equal([cpu.result.direct, cpu.result.drawn, gl.result.direct], [19, 0, 0], background)
