@@ -44,6 +44,18 @@ export function ownsDisplay(): boolean {
   return owned !== undefined
 }
 
+/** True when `display` (`:N`) is a local Xvfb: the process its lock file names is one (another's, or ours). */
+export function servedByXvfb(display: string): boolean {
+  const n = /^:(\d+)(?:\.\d+)?$/.exec(display)?.[1]
+  const pid = n === undefined ? undefined : lockPid(Number(n))
+  if (pid === undefined) return false
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'Xvfb'
+  } catch {
+    return false
+  }
+}
+
 async function startXvfb(): Promise<string> {
   for (let n = 90 + (process.pid % 400); n < 1000; n++) {
     // A lock file or socket means another server holds this number — unless its server is dead.

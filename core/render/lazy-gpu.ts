@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
 import type { Size } from '../plugin.js'
-import { ensureDisplay, ownsDisplay } from './display.js'
+import { ensureDisplay, ownsDisplay, servedByXvfb } from './display.js'
 import { createGLContext, glContextNow } from './gl-context.js'
 import { createGpu, type Gpu } from './gpu.js'
 
@@ -55,15 +54,4 @@ function softwareAhead(): boolean {
   if (vendor && vendor !== 'mesa') return false
   const display = process.env.DISPLAY
   return !display || ownsDisplay() || servedByXvfb(display)
-}
-
-function servedByXvfb(display: string): boolean {
-  const n = /^:(\d+)(?:\.\d+)?$/.exec(display)?.[1]
-  if (n === undefined) return false
-  try {
-    const pid = Number.parseInt(readFileSync(`/tmp/.X${n}-lock`, 'utf8'), 10)
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'Xvfb'
-  } catch {
-    return false
-  }
 }
