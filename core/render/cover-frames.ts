@@ -146,7 +146,10 @@ export class CoverFrames {
     return this.finish(rgba, t, acquire)
   }
 
-  /** A frame of the background: the frame every draw starts from, as GL clears it (a copy: layers are blended on it). */
+  /**
+   * A frame of the background: the frame every draw starts from, as GL clears it. Handed on as it is when nothing
+   * is blended over it (the sink copies or packs it); a copy to blend on otherwise.
+   */
   private groundFrame(): Uint8Array {
     const { width, height } = this.plan.frame
     if (!this.ground) {
@@ -154,6 +157,7 @@ export class CoverFrames {
       const bytes = this.background.map((c) => Math.round(c * 255))
       for (let p = 0; p < this.ground.length; p += 4) this.ground.set(bytes, p)
     }
+    if (!this.above) return this.ground
     this.scratch ??= new Uint8Array(this.ground.length)
     this.scratch.set(this.ground)
     return this.scratch
