@@ -9,6 +9,7 @@ const root = join(import.meta.dirname, '..')
 const MODULES = [
   { wat: 'core/render/rgba-to-i420.wat', ts: 'core/render/rgba-to-i420.wasm.ts', name: 'RGBA_TO_I420_WASM' },
   { wat: 'core/render/i420-to-rgba.wat', ts: 'core/render/i420-to-rgba.wasm.ts', name: 'I420_TO_RGBA_WASM' },
+  { wat: 'core/render/i420-through.wat', ts: 'core/render/i420-through.wasm.ts', name: 'I420_THROUGH_WASM' },
   { wat: 'core/render/rgba-warp.wat', ts: 'core/render/rgba-warp.wasm.ts', name: 'RGBA_WARP_WASM' },
 ]
 

@@ -1,18 +1,20 @@
-import { i420Fits, i420Planes, type I420Pack } from './cpu-yuv.js'
+import { i420Fits, i420Planes } from './cpu-yuv.js'
+import { I420_THROUGH_WASM } from './i420-through.wasm.js'
 import { I420_TO_RGBA_WASM } from './i420-to-rgba.wasm.js'
-import { RGBA_TO_I420_WASM } from './rgba-to-i420.wasm.js'
 import { wasmInstance } from './wasm.js'
 
 /** i420-to-rgba.wat's export: the planes at `y`, `u` and `v` into the RGBA frame at `dst`. */
 type I420Unpack = { unpack(y: number, u: number, v: number, dst: number, w: number, h: number): void }
+/** i420-through.wat's export: the planes at `y`, `u` and `v` through RGB into the planes at `dy`, `du` and `dv`. */
+type I420Through = { through(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number): void }
 
 /** Converts I420 frames of one size (BT.709, TV range) to opaque RGBA in WebAssembly SIMD (i420-to-rgba.wat). */
 export interface RgbaConverter {
   /** `i420`'s picture as RGBA, valid until the next call. */
   convert(i420: Uint8Array): Uint8Array
   /**
-   * `i420` as drawing it would leave it, valid until the next call: through RGBA and packed back (rgba-to-i420.wat),
-   * two rows at a time in the cache. What 4:2:0 chroma and camera noise put outside the RGB gamut is clipped there,
+   * `i420` as drawing it would leave it, valid until the next call: the bytes of converting it to RGBA and packing
+   * that (rgba-to-i420.wat), in one pass with no RGBA between (i420-through.wat). What 4:2:0 chroma and camera noise put outside the RGB gamut is clipped there,
    * as by any frame composited in RGB; handed on as decoded instead, such footage encoded 11 % larger files (see
    * benchmarks/README.md, "Footage like users'").
    */
@@ -26,14 +28,13 @@ export interface RgbaConverter {
  */
 export function createRgbaConverter(width: number, height: number): RgbaConverter | undefined {
   if (!i420Fits(width, height)) return undefined
-  // Layout: the I420 frame, the RGBA frame, two rows of RGBA, the I420 frame packed back.
+  // Layout: the I420 frame, the RGBA frame, the I420 frame through RGB.
   const into = i420Planes(width, height)
   const rgbaAt = into.bytes
-  const rowsAt = rgbaAt + width * height * 4
-  const back = i420Planes(width, height, rowsAt + width * 8)
+  const back = i420Planes(width, height, rgbaAt + width * height * 4)
   const memory = new WebAssembly.Memory({ initial: Math.ceil((back.y + back.bytes) / 65536) })
   const { unpack } = wasmInstance<I420Unpack>(I420_TO_RGBA_WASM, memory)
-  const { pack } = wasmInstance<I420Pack>(RGBA_TO_I420_WASM, memory)
+  const { through } = wasmInstance<I420Through>(I420_THROUGH_WASM, memory)
   const yuv = new Uint8Array(memory.buffer, into.y, into.bytes)
   const rgba = new Uint8Array(memory.buffer, rgbaAt, width * height * 4)
   const packed = new Uint8Array(memory.buffer, back.y, back.bytes)
@@ -45,11 +46,7 @@ export function createRgbaConverter(width: number, height: number): RgbaConverte
     },
     throughRgba(i420) {
       yuv.set(i420)
-      for (let y = 0; y < height; y += 2) {
-        const c = (y / 2) * into.chroma
-        unpack(into.y + y * width, into.u + c, into.v + c, rowsAt, width, 2)
-        pack(rowsAt, back.y + y * width, back.u + c, back.v + c, width, 2)
-      }
+      through(into.y, into.u, into.v, back.y, back.u, back.v, width, height)
       return packed
     },
   }

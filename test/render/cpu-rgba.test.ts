@@ -67,16 +67,28 @@ test("what swscale's yuv420p → rgba makes of a decoded BT.709 frame, within it
   assert.ok(oursOff < theirsOff, `mean error ${oursOff / (w * h * 3)} against swscale's ${theirsOff / (w * h * 3)}`)
 })
 
-test('through RGBA and back, two rows at a time: the very bytes of converting the frame and packing it', () => {
-  // A covering clip's frame goes this way (decoded-source.ts); 324 wide, so the 16-pixel steps overlap at the end.
-  const [w, h] = [324, 6]
-  const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, seededBytes(5))
-  const converter = createRgbaConverter(w, h)!
-  const packer = createI420Converter(w, h)!
-  packer.rgba.set(converter.convert(yuv))
-  const whole = new Uint8Array(yuv.length)
-  packer.convert(whole)
-  assert.ok(Buffer.from(converter.throughRgba(yuv)).equals(Buffer.from(whole)))
+test('through RGBA and back in one pass: the very bytes of converting the frame and packing it', () => {
+  // A covering clip's frame goes this way (decoded-source.ts, i420-through.wat). 324 wide: the 16-pixel steps
+  // overlap at the end; random planes put much of the frame outside the RGB gamut, clipped on the way; black and
+  // white planes with extreme chroma reach the clipping at both ends.
+  const random = (w: number, h: number, seed: number) => Uint8Array.from({ length: (w * h * 3) / 2 }, seededBytes(seed))
+  const flat = (w: number, h: number, luma: number, chroma: number) =>
+    Uint8Array.from({ length: (w * h * 3) / 2 }, (_, i) => (i < w * h ? luma : i < (w * h * 5) / 4 ? chroma : 255 - chroma))
+  const cases: [number, number, Uint8Array][] = [
+    [324, 6, random(324, 6, 5)],
+    [1920, 4, random(1920, 4, 9)],
+    [16, 2, random(16, 2, 3)],
+    [32, 2, flat(32, 2, 0, 0)],
+    [32, 2, flat(32, 2, 255, 255)],
+  ]
+  for (const [w, h, yuv] of cases) {
+    const converter = createRgbaConverter(w, h)!
+    const packer = createI420Converter(w, h)!
+    packer.rgba.set(converter.convert(yuv))
+    const whole = new Uint8Array(yuv.length)
+    packer.convert(whole)
+    assert.ok(Buffer.from(converter.throughRgba(yuv)).equals(Buffer.from(whole)), `${w}×${h}`)
+  }
 })
 
 test.run()
