@@ -1,18 +1,31 @@
 // The footage case of `npm run bench` (issue 35): the footage minute at 1080p30, defaults, with the encoder floor
 // measured in the same run on the same frames; `npm run bench -- footage` runs it alone, `footage-10min` adds the
 // ten-minute render for the memory's flatness, `footage-ab` the minute with each of issue 35's changes switched off.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { encoderFloor } from './lib/encoder-floor.js'
 import { mb, timed } from './lib/timed.js'
 import { footageEdit } from './footage.js'
 
+const FRAME = { width: 1920, height: 1080 }
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+
 export async function footageCase(work: string, only?: string) {
   if (only === 'footage-ab') return footageSteps(work)
   const label = 'footage 60 s 1080p30 (2 camera-like 12 Mbit/s clips with sound, 4 12 MP photos with Ken Burns, 3 text titles, soundtrack, fades; defaults)'
+  // The floor on both sides of the render: this machine's speed drifts (1.2–1.6× within a morning), and a ratio of
+  // a render to a floor measured at another speed says little. Before it, the frames of the last run's file
+  // (the same frames unless the code changed them; the floor's cost hardly depends on which frames they are).
+  const previous = join(work, 'footage-60s.mp4')
+  const before = existsSync(previous) ? await encoderFloor(previous, FRAME, 30) : undefined
   const { run, result, cpu, out } = await timed(label, await footageEdit(work, 1), 'footage-60s', work)
-  const floor = await encoderFloor(out, result, result.fps)
-  console.log(
-    `  encoder floor (x264 veryfast CRF 23 alone on the same frames, from raw I420): ${(floor.wallMs / 1000).toFixed(1)} s, ${floor.cpu.toFixed(1)} CPU-s, peak PSS ${mb(floor.peakPss)}`,
-  )
+  const after = await encoderFloor(out, result, result.fps)
+  const floors = before ? [before, after] : [after]
+  const floor = { wallMs: mean(floors.map((f) => f.wallMs)), cpu: mean(floors.map((f) => f.cpu)), peakPss: Math.max(...floors.map((f) => f.peakPss)) }
+  const each = floors.map((f) => `${(f.wallMs / 1000).toFixed(1)} s, ${f.cpu.toFixed(1)} CPU-s`).join(' before, ')
+  console.log(`  encoder floor (x264 veryfast CRF 23 alone on the same frames, from raw I420): ${each}${before ? ' after' : ''}; peak PSS ${mb(floor.peakPss)}`)
+  if (before)
+    console.log(`  the machine's speed moved ${(100 * Math.abs(after.cpu / before.cpu - 1)).toFixed(0)} % between the two floors: ratios below use their mean`)
   console.log(
     `  render wall / floor wall ${(result.renderMs / floor.wallMs).toFixed(2)} (goal ≤ 1.3); tree CPU / floor CPU ${(cpu / floor.cpu).toFixed(2)} (goal ≤ 1.35); ${(result.duration / (result.renderMs / 1000)).toFixed(2)}x realtime (goal ≥ 1.0); peak tree PSS ${mb(run.peakPss)} (goal ≤ 600 MB)`,
   )
