@@ -9,6 +9,8 @@ import { footageEdit } from './footage.js'
 
 const FRAME = { width: 1920, height: 1080 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+/** A last run's file that cannot be re-encoded (an interrupted run left it short): no floor before, said so. */
+const unreadable = (e: Error) => void console.log(`  (no floor before the render: the last run's file: ${e.message.split('\n')[0]})`)
 
 export async function footageCase(work: string, only?: string) {
   if (only === 'footage-ab') return footageSteps(work)
@@ -17,13 +19,14 @@ export async function footageCase(work: string, only?: string) {
   // a render to a floor measured at another speed says little. Before it, the frames of the last run's file
   // (the same frames unless the code changed them; the floor's cost hardly depends on which frames they are).
   const previous = join(work, 'footage-60s.mp4')
-  const before = existsSync(previous) ? await encoderFloor(previous, FRAME, 30) : undefined
+  const before = existsSync(previous) ? await encoderFloor(previous, FRAME, 30).catch(unreadable) : undefined
   const { run, result, cpu, out } = await timed(label, await footageEdit(work, 1), 'footage-60s', work)
   const after = await encoderFloor(out, result, result.fps)
   const floors = before ? [before, after] : [after]
   const floor = { wallMs: mean(floors.map((f) => f.wallMs)), cpu: mean(floors.map((f) => f.cpu)), peakPss: Math.max(...floors.map((f) => f.peakPss)) }
   const each = floors.map((f) => `${(f.wallMs / 1000).toFixed(1)} s, ${f.cpu.toFixed(1)} CPU-s`).join(' before, ')
-  console.log(`  encoder floor (x264 veryfast CRF 23 alone on the same frames, from raw I420): ${each}${before ? ' after' : ''}; peak PSS ${mb(floor.peakPss)}`)
+  const on = before ? "the last run's frames before, this run's after" : "this run's frames"
+  console.log(`  encoder floor (x264 veryfast CRF 23 alone on ${on}, from raw I420): ${each}${before ? ' after' : ''}; peak PSS ${mb(floor.peakPss)}`)
   if (before)
     console.log(`  the machine's speed moved ${(100 * Math.abs(after.cpu / before.cpu - 1)).toFixed(0)} % between the two floors: ratios below use their mean`)
   console.log(

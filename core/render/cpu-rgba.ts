@@ -14,9 +14,9 @@ export interface RgbaConverter {
   convert(i420: Uint8Array): Uint8Array
   /**
    * `i420` as drawing it would leave it, valid until the next call: the bytes of converting it to RGBA and packing
-   * that (rgba-to-i420.wat), in one pass with no RGBA between (i420-through.wat). What 4:2:0 chroma and camera noise put outside the RGB gamut is clipped there,
-   * as by any frame composited in RGB; handed on as decoded instead, such footage encoded 11 % larger files (see
-   * benchmarks/README.md, "Footage like users'").
+   * that (rgba-to-i420.wat), in one pass with no RGBA between (i420-through.wat). What 4:2:0 chroma and camera
+   * noise put outside the RGB gamut is clipped there, as by any frame composited in RGB; handed on as decoded
+   * instead, such footage encoded 11 % larger files (see benchmarks/README.md, "Footage like users'").
    */
   throughRgba(i420: Uint8Array): Uint8Array
 }
