@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type AiProviderPlugin, defineAiProvider, ffmpegArgs, probe, RenderError, runFfmpeg } from '../../../core/index.js'
 import { sandboxProvider } from '../sandbox.js'
@@ -15,7 +15,7 @@ export const SANDBOX_VIDEO_FPS = 25
  * while the whole picture, fitted inside 86 % of the frame, zooms in slowly and drifts the other way — so an
  * image of any aspect is shown entire, never cropped. Pan direction comes from the request's hash.
  *
- * Deterministic: same request → same frames, and the same bytes on the same ffmpeg (`-bitexact`, no
+ * Deterministic: same request (its image by content) → same frames, and the same bytes on the same ffmpeg (`-bitexact`, no
  * timestamps or encoder strings in the file; x264's threading is deterministic by default).
  */
 export const sandboxVideoProvider: AiProviderPlugin<'video'> = defineAiProvider({
@@ -31,8 +31,15 @@ export const sandboxVideoProvider: AiProviderPlugin<'video'> = defineAiProvider(
     const fps = SANDBOX_VIDEO_FPS
     const frames = Math.max(1, Math.round(req.duration * fps))
     const id = randomBytes(6).toString('hex')
+    // The image by its bytes, not its path: a render's cache folder is its own, and the same edit must move the
+    // same way wherever it renders.
+    const imageHash = req.image
+      ? createHash('sha256')
+          .update(await readFile(req.image))
+          .digest('hex')
+      : ''
     const digest = createHash('sha256')
-      .update(JSON.stringify([req.prompt ?? '', req.image ?? '', W, H, frames]))
+      .update(JSON.stringify([req.prompt ?? '', imageHash, W, H, frames]))
       .digest()
     let src = req.image
     let size: { width: number; height: number }
