@@ -15,8 +15,8 @@ export const SANDBOX_VIDEO_FPS = 25
  * while the whole picture, fitted inside 86 % of the frame, zooms in slowly and drifts the other way — so an
  * image of any aspect is shown entire, never cropped. Pan direction comes from the request's hash.
  *
- * Deterministic: same request (its image by content) → same frames, and the same bytes on the same ffmpeg (`-bitexact`, no
- * timestamps or encoder strings in the file; x264's threading is deterministic by default).
+ * Deterministic: same request (its image by content) → same frames, and the same bytes on the same ffmpeg
+ * (`-bitexact`, no timestamps or encoder strings in the file; x264's threading is deterministic by default).
  */
 export const sandboxVideoProvider: AiProviderPlugin<'video'> = defineAiProvider({
   kind: 'ai',
