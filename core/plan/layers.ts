@@ -5,6 +5,7 @@ import type { ValidEdit } from '../schema/validate.js'
 import { splitSpeed, type Position } from '../schema/names.js'
 import { callHook, type PluginId } from '../plugin-driver.js'
 import { bleedTexels, windowWithBleed } from './bleed.js'
+import { effectReach } from './effect-reach.js'
 import { compileTrack, isAnimated, type Track } from './tween.js'
 import { layerWindow, type CropFractions } from './window.js'
 
@@ -148,9 +149,11 @@ export function buildLayer(
     clip.transform?.skew?.y,
   ].some(isAnimated)
   layer.animated ||= tweened || !!layer.transitionIn || !!layer.transitionOut || !!layer.effect
-  // Rasterise the whole source for the largest scale the clip reaches (effects zoom up to 1.7×), never
+  // Rasterise the whole source for the largest scale the clip reaches (its effect's: effect-reach.ts), never
   // above its own size; a crop shows part of it, so the whole is needed proportionally larger.
-  const maxScale = Math.max(1, ...[0, at.length / 2, at.length].map((t) => layer.scale(t))) * (layer.effect ? 1.7 : 1)
+  const maxScale =
+    Math.max(1, ...[0, at.length / 2, at.length].map((t) => layer.scale(t))) *
+    (layer.effect ? effectReach(layer.effect.plugin, layer.effect.motion, layer.effect.path) : 1)
   const kx = (fittedAsset.width * maxScale) / cropped.width
   const ky = (fittedAsset.height * maxScale) / cropped.height
   layer.drawn = { width: asset.size.width * kx, height: asset.size.height * ky }
