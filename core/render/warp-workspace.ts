@@ -6,20 +6,18 @@ import { RGBA_WARP_WASM } from './rgba-warp.wasm.js'
 import { wasmInstance } from './wasm.js'
 
 /**
- * Where the warp's work lies in a memory, from byte `at`: constants (48 B), column offsets (8 B a pair), weights
- * (16 B a pair), rows (12 B a row), an RGBA frame, its I420, two rows warped at a time, and two texture rows
- * sampled along x (16 B more: the kernel reads a whole step past a row of 4k + 2 pixels).
+ * Where the warp's work lies in a memory, from byte `at`: constants (32 B), column offsets (8 B a pair), weights
+ * (16 B a pair), rows (12 B a row), an RGBA frame, its I420, two rows warped at a time.
  */
 function workArea({ width, height }: Size, at: number) {
   const k = align(at)
-  const cols = k + 48
+  const cols = k + 32
   const wts = cols + (width / 2) * 8
   const rows = wts + (width / 2) * 16
   const rgba = align(rows + height * 12)
   const out = i420Planes(width, height, align(rgba + width * height * 4))
   const twoRows = align(out.y + out.bytes)
-  const xrows = align(twoRows + width * 8)
-  return { k, cols, wts, rows, rgba, out, twoRows, xrows, end: align(xrows + width * 8 + 16) }
+  return { k, cols, wts, rows, rgba, out, twoRows, end: align(twoRows + width * 8) }
 }
 
 export type Workspace = ReturnType<typeof workspace>
@@ -35,8 +33,10 @@ export function workspace(frame: Size, memory: WebAssembly.Memory, at: number, t
   const copies = textureAt === undefined
   const texture = textureAt ?? area.end
   fit(memory, area.end)
-  type Warp = (src: number, dst: number, w: number, h: number, cols: number, wts: number, rows: number, k: number, xrows: number) => void
-  const kernels = wasmInstance<{ warp: Warp }>(RGBA_WARP_WASM, memory)
+  const kernels = wasmInstance<{ warp(src: number, dst: number, w: number, h: number, cols: number, wts: number, rows: number, k: number): void }>(
+    RGBA_WARP_WASM,
+    memory,
+  )
   const { pack } = wasmInstance<I420Pack>(RGBA_TO_I420_WASM, memory)
   let loaded: Uint8Array | undefined
   let heap = memory.buffer
@@ -46,7 +46,7 @@ export function workspace(frame: Size, memory: WebAssembly.Memory, at: number, t
     area,
     pack,
     /** Warps `rows` frame rows from `y` into `dst`. */
-    warp: (y: number, rows: number, dst: number) => kernels.warp(texture, dst, width, rows, area.cols, area.wts, area.rows + y * 12, area.k, area.xrows),
+    warp: (y: number, rows: number, dst: number) => kernels.warp(texture, dst, width, rows, area.cols, area.wts, area.rows + y * 12, area.k),
     bytes: (from: number, length: number) => new Uint8Array(memory.buffer, from, length),
     /** The texture in place and the tables for `c` laid out. */
     prepare(c: WarpCall) {
@@ -82,8 +82,6 @@ export function workspace(frame: Size, memory: WebAssembly.Memory, at: number, t
         u16[(area.k >> 1) + ch] = o
         u16[(area.k >> 1) + 8 + ch] = Math.round(c.background[ch % 4]! * 255) * (256 - o) + 128
       }
-      // The row buffers hold nothing of this texture yet (a refilled buffer's rows are another frame's).
-      i32[(area.k >> 2) + 8] = i32[(area.k >> 2) + 9] = -1
     },
   }
 }

@@ -7,8 +7,8 @@ import { seededBytes } from '../helpers/seeded.js'
 
 // The CPU warp (rgba-warp.wat) against its arithmetic written out pixel by pixel: GL's LINEAR sampling with
 // CLAMP_TO_EDGE in 8-bit fixed point — along x in each of two texture rows, rounded, then along y, rounded,
-// then opacity over the background. The kernel may compute a texture row's x pass once for the output rows that
-// share it; these cases make rows shared, skipped, revisited in reverse and cut at frame edges.
+// then opacity over the background. The cases make texture rows shared by output rows, skipped, visited in
+// reverse and clamped at the edges — what a kernel reusing a row's x pass between output rows must get right.
 
 const test = suite('the CPU warp, pixel by pixel')
 
@@ -79,7 +79,7 @@ for (const [name, [tw, th], matrix, uv, opacity] of cases) {
 
 test('each draw samples its rows afresh: not from the rows the last draw left, though the row is the same', () => {
   // The second draw starts on the texture rows the first ended on (it is flipped) with another scale along x,
-  // and after the buffer was refilled (a decoder's next frame): rows kept from the first would be wrong twice.
+  // after the buffer was refilled (a decoder's next frame): anything kept from the first would be wrong twice.
   const size = { width: 50, height: 31 }
   const pixels = texture(size.width, size.height)
   const call = (matrix: Affine): WarpCall => ({ pixels, refilled: true, size, matrix, uv: [0, 0, 1, 1], opacity: 1, background: [0, 0, 0, 1] })
