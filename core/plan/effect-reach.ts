@@ -25,7 +25,9 @@ export function effectReach(plugin: PluginId, motion: CompiledMotion, path: stri
   for (let i = 0; i < SAMPLES; i++) {
     resetState(state)
     callHook(plugin, 'apply', path, () => motion.apply(state, i / (SAMPLES - 1)))
-    most = Math.max(most, Math.abs(state.zoom * state.scale))
+    // A zoom that is not a number (0 · ∞, a plugin's slip) sizes nothing: NaN would size the texture NaN.
+    const reach = Math.abs(state.zoom * state.scale)
+    if (Number.isFinite(reach) && reach > most) most = reach
   }
   return most
 }

@@ -41,6 +41,17 @@ const swell = defineEffectPlugin({
   }),
 })
 
+/** An effect whose zoom is not a number half-way through (a plugin's slip), infinite at the end. */
+const slip = defineEffectPlugin({
+  kind: 'effect',
+  name: 'slip',
+  compile: () => ({
+    apply(layer, p) {
+      layer.zoom *= p > 0.45 && p < 0.55 ? Number.NaN : p === 1 ? Number.POSITIVE_INFINITY : 1
+    },
+  }),
+})
+
 test.before(async () => {
   src = await solidPng(join(dir, 'photo.png'), 4000, 3000, '#3366aa')
 })
@@ -78,6 +89,15 @@ test("a clip's own scale multiplies it; never above the still's own size", async
   await renderAndDecode(edit(clips, { fps: 12 }), { plugins: [recorded, swell] })
   assert.ok(Math.abs(needs[0]!.width - 320 * 1.5 * 2.5) <= 1, `scaled: ${needs[0]!.width}`)
   assert.equal(needs[1], { width: 4000, height: 3000 })
+})
+
+test('a zoom that is not a finite number sizes nothing: the clip renders, its still decoded for 1.7×', async () => {
+  needs.length = 0
+  const { result } = await renderAndDecode(edit([{ asset: { type: 'recorded', src }, start: 0, length: 1, effect: 'slip' }], { fps: 12 }), {
+    plugins: [recorded, slip],
+  })
+  assert.is(result.frames, 12)
+  assert.ok(Math.abs(needs[0]!.width - 320 * 1.7) <= 1, `${needs[0]!.width}`)
 })
 
 test.run()
