@@ -26,8 +26,9 @@ const KEY_OF_URL = /\/v1\/files\/(.+)$/
 
 /**
  * A finished render's files as hosted assets with ids of their own (Shotstack's Serve API): the output keeps
- * the render's id, its poster and thumbnail get new ones. Rows are made the first time a render's assets are
- * asked for, so renders that nobody serves cost nothing; deleting one removes its file from storage.
+ * the render's id, its poster and thumbnail get new ones. Rows are made the first time a render's assets (or its
+ * video, by the render's id) are asked for, so renders that nobody serves cost nothing; deleting one removes its
+ * file from storage.
  */
 @injectable()
 export class ServedAssets {
@@ -44,12 +45,25 @@ export class ServedAssets {
     if (!job) throw new ServiceError('E_NOT_FOUND', `no render ${renderId}`)
     if (job.status !== 'COMPLETE') return []
     await this.record(job)
-    const rows = await this.db.all<Row>('SELECT * FROM served_assets WHERE render_id = ? ORDER BY created_at, kind', [renderId])
+    // The render itself first (a client taking `data[0]` gets the video), then its poster and thumbnail.
+    const rows = await this.db.all<Row>(
+      "SELECT * FROM served_assets WHERE render_id = ? ORDER BY CASE kind WHEN 'video' THEN 0 WHEN 'poster' THEN 1 ELSE 2 END",
+      [renderId],
+    )
     return rows.map((r) => this.toAsset(r))
   }
 
   async get(p: Principal, id: string): Promise<ServedAsset> {
-    const row = await this.db.get<Row>('SELECT * FROM served_assets WHERE id = ? AND account_id = ?', [id, p.accountId])
+    const find = () => this.db.get<Row>('SELECT * FROM served_assets WHERE id = ? AND account_id = ?', [id, p.accountId])
+    let row = await find()
+    if (!row) {
+      // The render's own asset has the render's id: asked for by it before the render's assets were listed.
+      const job = await this.jobs.getFor(id, p.accountId, p.sandbox)
+      if (job?.status === 'COMPLETE') {
+        await this.record(job)
+        row = await find()
+      }
+    }
     // A sandbox key sees sandbox work only, as everywhere else.
     if (!row || (p.sandbox && row.sandbox !== 1)) throw new ServiceError('E_NOT_FOUND', `no asset ${id}`)
     return this.toAsset(row)
@@ -73,7 +87,8 @@ export class ServedAssets {
     for (const [kind, url] of files) {
       const key = url && KEY_OF_URL.exec(url)?.[1]
       if (!key) continue
-      const now = nowIso()
+      // Made when the render finished, however much later its assets are first asked for.
+      const now = job.completedAt ?? nowIso()
       await this.db.run(
         `INSERT INTO served_assets (id, account_id, sandbox, render_id, kind, storage_key, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?) ON CONFLICT (render_id, kind) DO NOTHING`,

@@ -60,7 +60,9 @@ async function waitDoneOn(api: typeof edit, id: string) {
 }
 
 test('the SDK posts a render, polls it to done and downloads a frame drawn where Shotstack draws it', async () => {
-  const queued = await edit.postRender(redSquareEdit())
+  const withImages = redSquareEdit()
+  withImages.getOutput().setPoster(new Shotstack.Poster(0.5)).setThumbnail(new Shotstack.Thumbnail(0.5, 0.25))
+  const queued = await edit.postRender(withImages)
   assert.is(queued.success, true)
   assert.is(queued.message, 'Created')
   const done = await waitDone(queued.response.id)
@@ -74,10 +76,28 @@ test('the SDK posts a render, polls it to done and downloads a frame drawn where
   assert.ok(Math.abs(red.y - 72) < 4, `centre at y ${red.y}, expected 72`)
   assert.ok(Math.abs(red.x - 256) < 4, `centre at x ${red.x}, expected 256`)
 
+  // The SDK README's status call: `merged` applies to `data`, and no data was asked for (were it sent, the SDK
+  // could not parse the edit's assets back: it throws "Multiple matches found constructing 'Asset'").
+  const status = await edit.getRender(queued.response.id, { data: false, merged: true })
+  assert.equal([status.response.status, status.response.data], ['done', undefined])
+  // The render's own asset keeps the render's id: readable by it before anything listed the render's assets,
+  // made when the render finished, not when first asked for.
+  const seen = Date.now()
+  await new Promise((r) => setTimeout(r, 1100))
+  const own = await serveApi.getAsset(queued.response.id)
+  assert.equal([own.data.attributes.url, own.data.attributes.status], [done.url, 'ready'])
+  assert.ok(Date.parse(own.data.attributes.created) < seen, `created ${own.data.attributes.created}`)
   const assets = await serveApi.getAssetByRenderId(queued.response.id)
-  const video = assets.data.find((a: any) => a.attributes.filename.endsWith('.mp4'))
-  assert.ok(video, 'the render is served as an asset')
+  // The video first (a client taking `data[0]` gets the render), then its poster and thumbnail.
+  const video = assets.data[0]
+  assert.ok(video.attributes.filename.endsWith('.mp4'), 'the render is served as an asset, listed first')
+  assert.is(video.attributes.id, queued.response.id)
   assert.is(video.attributes.status, 'ready')
+  assert.equal(
+    assets.data.slice(1).map((a: any) => a.attributes.filename.split('.').pop()),
+    ['jpg', 'jpg'],
+    'then its poster and thumbnail',
+  )
   assert.is((await serveApi.getAsset(video.attributes.id)).data.attributes.url, done.url)
   await serveApi.deleteAsset(video.attributes.id)
   assert.is((await serveApi.getAsset(video.attributes.id)).data.attributes.status, 'deleted')

@@ -32,10 +32,11 @@ export function editRoutes(d: ShotstackDeps): ShotstackRoute[] {
       path: '/render/:id',
       handler: async (event, caller) => {
         const job = await findRender(d, caller, param(event, 'id'))
-        // `data` is still on by default at Shotstack (deprecated); `merged` gives the edit with its merge applied.
+        // `data` is still on by default at Shotstack (deprecated); `merged` gives the edit with its merge applied,
+        // "used when data is set to true": `data=false&merged=true` (the SDK README's status call) sends none.
         const query = queryParams(event)
         const merged = query.flag('merged')
-        const data = merged || query.flag('data', true)
+        const data = query.flag('data', true)
         return ok(renderData(job, caller, data ? (merged ? mergedEdit(job.request) : job.request) : undefined))
       },
     },
