@@ -11,6 +11,9 @@ const BASE: Record<Resolution, Size> = {
   '4k': { width: 3840, height: 2160 },
 }
 
+/** The output fields that decide its sizes. */
+type Sizing = Pick<OutputSettings, 'size' | 'resolution' | 'aspectRatio' | 'scaleTo'>
+
 const even = (n: number) => Math.max(2, 2 * Math.round(n / 2))
 
 /**
@@ -34,9 +37,23 @@ export function sizeFor(resolution: Resolution, aspect: AspectRatio = '16:9'): S
 }
 
 /** The output frame size: explicit `size`, else `resolution` × `aspectRatio` (default hd, the seed's). */
-export function outputSize(output: OutputSettings): Size {
+export function outputSize(output: Sizing): Size {
   if (output.size) return { width: even(output.size.width), height: even(output.size.height) }
   return sizeFor(output.resolution ?? 'hd', output.aspectRatio ?? '16:9')
+}
+
+/**
+ * The file's picture size where `output.scaleTo` asks for another than the frame (the edit is laid out at its
+ * own size, then scaled): the resolution × aspect ratio; for a custom `size`, that size brought to the
+ * resolution's short side (288 for preview: 1280×720 → 512×288, 1080×1920 → 288×512), its aspect kept.
+ */
+export function scaleToSize(output: Sizing): Size | undefined {
+  if (!output.scaleTo) return undefined
+  const frame = outputSize(output)
+  const short = BASE[output.scaleTo].height
+  const k = short / Math.min(frame.width, frame.height)
+  const to = output.size ? { width: even(frame.width * k), height: even(frame.height * k) } : sizeFor(output.scaleTo, output.aspectRatio ?? '16:9')
+  return to.width === frame.width && to.height === frame.height ? undefined : to
 }
 
 /** The seed's default is 25 fps; Shotstack's preview resolution defaults to 15. */

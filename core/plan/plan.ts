@@ -25,7 +25,7 @@ import { loadTimelineFonts } from './fonts.js'
 import { buildLayer, type LayerContext, type LayerPlan } from './layers.js'
 import { createLoad, type LoadOptions } from './load.js'
 import { planContext, prepareKey } from './prepare-key.js'
-import { fpsRational, outputFps, outputSize, sizeFor } from './output-size.js'
+import { fpsRational, outputFps, outputSize, scaleToSize } from './output-size.js'
 import { resolveTiming } from './timing.js'
 
 /** A render, fully resolved: every plugin looked up, every asset prepared, every shader compiled. */
@@ -108,7 +108,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
   const fps = outputFps(output)
   const format = output.format
   const outputPlugin = registry.get('output', format, 'output.format')
-  const scaleTo = output.scaleTo && !output.size ? sizeFor(output.scaleTo, output.aspectRatio ?? '16:9') : undefined
+  const scaleTo = scaleToSize(output)
 
   const reuse = ctx.reuse
   const tmpDir = reuse?.tmpDir ?? (await mkdtemp(join(ctx.load.tmpDir ?? tmpdir(), 'reelforge-')))

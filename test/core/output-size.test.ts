@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ASPECT_RATIOS, fpsRational, outputSize, RESOLUTIONS, sizeFor } from '../../core/index.js'
+import { ASPECT_RATIOS, fpsRational, outputSize, RESOLUTIONS, scaleToSize, sizeFor } from '../../core/index.js'
 
 // Rows asserted by Shotstack's own editor tests (SHOTSTACK.md §6.1).
 const rows: [string, string, number, number][] = [
@@ -37,6 +37,20 @@ test('NTSC rates are exact rationals', () => {
   assert.is(fpsRational(29.97), '30000/1001')
   assert.is(fpsRational(23.976), '24000/1001')
   assert.is(fpsRational(25), '25')
+})
+
+test("scaleTo: the resolution × aspect ratio; with a custom size, that size at the resolution's short side", () => {
+  assert.equal(scaleToSize({ resolution: 'hd', scaleTo: 'preview' }), { width: 512, height: 288 })
+  assert.equal(scaleToSize({ resolution: 'hd', aspectRatio: '9:16', scaleTo: 'sd' }), { width: 576, height: 1024 })
+  // Shotstack's hello-world edit: a 1280×720 `size` previewed. Vertical, square and 3:2 sizes keep their aspect.
+  assert.equal(scaleToSize({ size: { width: 1280, height: 720 }, scaleTo: 'preview' }), { width: 512, height: 288 })
+  assert.equal(scaleToSize({ size: { width: 1080, height: 1920 }, scaleTo: 'preview' }), { width: 288, height: 512 })
+  assert.equal(scaleToSize({ size: { width: 1000, height: 1000 }, scaleTo: 'mobile' }), { width: 360, height: 360 })
+  assert.equal(scaleToSize({ size: { width: 1200, height: 800 }, scaleTo: 'preview' }), { width: 432, height: 288 })
+  // Up as well as down; none where there is nothing to scale.
+  assert.equal(scaleToSize({ size: { width: 640, height: 360 }, scaleTo: '1080' }), { width: 1920, height: 1080 })
+  assert.is(scaleToSize({ size: { width: 512, height: 288 }, scaleTo: 'preview' }), undefined)
+  assert.is(scaleToSize({ resolution: 'hd' }), undefined)
 })
 
 test.run()

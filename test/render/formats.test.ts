@@ -92,6 +92,18 @@ extras('scaleTo renders the edit at its resolution and scales the file', async (
   assert.equal([v.width, v.height], [512, 288])
   assert.equal([r.width, r.height], [512, 288])
 })
+extras("scaleTo with a custom size scales the file to the resolution, keeping the size's aspect", async () => {
+  const r = await render({ format: 'mp4', size: { width: 640, height: 360 }, scaleTo: 'preview' }, 'mp4')
+  const v = (await probe(r.path)).streams.find((s) => s.type === 'video')!
+  assert.equal([v.width, v.height, r.width, r.height], [512, 288, 512, 288])
+  // Laid out at 640×360 (the image covering it from 1 s), then scaled: red to the corners at 1.5 s.
+  const frames = await decodeFrames(r.path, 512, 288)
+  for (const [x, y] of [
+    [4, 4],
+    [507, 283],
+  ] as const)
+    assert.ok(near(pixel(frames, 37, x, y), [255, 0, 0]), `red at ${x}, ${y}`)
+})
 extras('poster (frame-sized) and thumbnail (scaled) are written beside the video', async () => {
   const r = await render({ format: 'mp4', poster: { capture: 1.5 }, thumbnail: { capture: 0.2, scale: 0.5 } }, 'mp4')
   assert.match(r.poster!, /-poster\.jpg$/)
