@@ -320,10 +320,13 @@ export function createCompositor(options: CompositorOptions): Compositor {
   return compositor
 }
 
-/** The registered provider serving the model; its bytes go to the render's scratch directory. */
+/**
+ * The provider registered last that serves the model — the caller's own plugins come after the built-in ones and
+ * the sandbox generator, so theirs answer; its bytes go to the render's scratch directory.
+ */
 function defaultGenerator(registry: Registry): ImageGenerator {
   return async (request, ctx) => {
-    const provider = registry.list('provider').find((p) => p.models.includes(request.model))
+    const provider = registry.list('provider').findLast((p) => p.models.includes(request.model))
     if (!provider)
       throw new RenderError(
         'E_PLUGIN_NOT_FOUND',

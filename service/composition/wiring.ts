@@ -1,4 +1,4 @@
-import type { ImageGenerator, Plugin } from '../../core/index.js'
+import type { ImageGenerator, Plugin, ProviderPlugin } from '../../core/index.js'
 import { ServedAssets } from '../assets/served.js'
 import { TransferStore } from '../assets/transfer-store.js'
 import { Transfers } from '../assets/transfers.js'
@@ -85,7 +85,9 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   // The defaults, or the `pricing` of the REELFORGE_CONFIG file (a bad one stops the start here, naming the field).
   c.register(TOKENS.Pricing, { useValue: o.pricing ?? pricingFromConfig() })
   c.register(TOKENS.Sender, { useValue: o.sender ?? httpSender({ network: config.network }) })
-  c.register(TOKENS.Providers, { useValue: o.providers ?? providersFromConfig() })
+  // Image providers in the operator's plugin modules serve their models ahead of the configured vendors.
+  const ownProviders = plugins.filter((p): p is ProviderPlugin => p.kind === 'provider')
+  c.register(TOKENS.Providers, { useValue: [...ownProviders, ...(o.providers ?? providersFromConfig())] })
   c.register(
     TOKENS.AiProviders,
     once((c) => o.aiProviders ?? aiProvidersFromConfig(process.env, { publishImage: publishToStorage(c.resolve(TOKENS.Storage), config) })),
@@ -207,7 +209,8 @@ function registerRenderer(c: DependencyContainer, config: ServiceConfig, o: Serv
         files: config.files,
         baseUrl,
         storage: c.resolve(TOKENS.Storage),
-        providers: c.resolve(TOKENS.Providers),
+        // The modules' own providers come in `plugins`: registered once.
+        providers: c.resolve<ProviderPlugin[]>(TOKENS.Providers).filter((p) => !plugins.includes(p)),
         generateImage: c.resolve(TOKENS.ImageGenerator),
         runAi: c.resolve(TOKENS.AiRunner),
         plugins,

@@ -7,9 +7,10 @@ import { listen } from '../../helpers/browser.js'
 import { type TestService, testService } from '../../helpers/service.js'
 import { runnable } from '../../helpers/serve-child.js'
 
-// A server started with a plugin module (`REELFORGE_PLUGINS`) takes that module's output format and fit over
-// HTTP as it takes a custom transition: `output.format: "avif"` renders through the plugin, the stored file has
-// the plugin's extension and is served with its type, and a clip's custom `fit` sizes its asset.
+// A server started with a plugin module (`REELFORGE_PLUGINS`) takes that module's output format, fit and image
+// provider over HTTP as it takes a custom transition: `output.format: "avif"` renders through the plugin, the
+// stored file has the plugin's extension and is served with its type, a clip's custom `fit` sizes its asset, and
+// the provider's model (`flux`) is drawn by it — in `/v1/ai/image` and in a render — not by the sandbox.
 
 const ctx = {} as { svc: TestService; http: Awaited<ReturnType<typeof listen>> }
 const test = suite('/v1 with plugin output formats and fits', ctx)
@@ -69,6 +70,25 @@ test('a custom fit over HTTP validates; a misspelt format or fit is a 400 naming
   const badFormat = await ctx.svc.call('POST', '/v1/render', { body: { ...shape(), output: { format: 'avf' } } })
   assert.is(badFormat.status, 400)
   assert.match(JSON.stringify(badFormat.body), /output\.format/)
+})
+
+test("the module's image provider answers its model: /v1/ai/image and a render's prompted image", async () => {
+  const image = await ctx.svc.call('POST', '/v1/ai/image', { body: { prompt: 'a green card', model: 'flux', width: 512, height: 512 } })
+  assert.is(image.status, 200, JSON.stringify(image.body))
+  assert.is(image.body.provider, 'greencard')
+  const prompted = {
+    timeline: { tracks: [{ clips: [{ asset: { type: 'text-to-image', prompt: 'a green card', width: 1024, height: 576 }, start: 0, length: 0.5 }] }] },
+    output: { format: 'png', size: { width: 320, height: 180 } },
+  }
+  const { status, body } = await ctx.svc.call('POST', '/v1/render', { body: prompted })
+  assert.is(status, 201, JSON.stringify(body))
+  const done = await ctx.svc.waitFor(body.jobId, ['COMPLETE', 'FAILED'])
+  assert.is(done.status, 'COMPLETE', done.error)
+  const png = await loadImage(Buffer.from(await (await fetch(done.url, { headers: { authorization: `Bearer ${ctx.svc.live}` } })).arrayBuffer()))
+  const g = createCanvas(png.width, png.height).getContext('2d')
+  g.drawImage(png, 0, 0)
+  const [r, gr, b] = g.getImageData(160, 90, 1, 1).data
+  assert.ok(r! < 30 && gr! > 220 && b! < 30, `the provider's green: ${r},${gr},${b}`)
 })
 
 test.run()
