@@ -18,7 +18,7 @@ import { renderFrames } from './render/frame-loop.js'
 import { createCaptures } from './render/captures.js'
 import { atCrashSite } from './render/crash-site.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
-import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, FITS } from './schema/names.js'
+import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, FITS, transitionNames } from './schema/names.js'
 import { validateEdit, type KnownNames, type ValidateOptions, type ValidEdit } from './schema/validate.js'
 import type { Edit } from './schema/edit.js'
 
@@ -344,7 +344,7 @@ function defaultGenerator(registry: Registry): ImageGenerator {
 function knownNames(registry: Registry): KnownNames {
   const union = (a: readonly string[], b: string[]) => [...new Set([...a, ...b])]
   const assetTypes = union(SHOTSTACK_ASSET_TYPES, registry.names('asset'))
-  const transitions = union(SHOTSTACK_TRANSITIONS, registry.names('transition'))
+  const transitions = union(SHOTSTACK_TRANSITIONS, registry.list('transition').flatMap(transitionNames))
   const effects = union(SHOTSTACK_EFFECTS, registry.names('effect'))
   const filters = union(SHOTSTACK_FILTERS, registry.names('filter'))
   const fits = union(FITS, registry.names('fit'))

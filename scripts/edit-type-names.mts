@@ -28,7 +28,13 @@ export type Asset = AssetTypes[keyof AssetTypes]
 ${doc("Transition names (a clip's `transition.in`/`out`): Shotstack's, with their `Slow`/`Fast` forms, and gl-transitions' as `gl:<name>`", "TransitionNames { 'my-iris'")}export interface TransitionNames {
 ${members(names.transitions)}
 }
-export type TransitionName = Extract<keyof TransitionNames, string>
+/** A declared transition's own name, not one of Shotstack's speed variants (\`fadeSlow\`), nor \`none\`. */
+type TransitionBase = Exclude<Extract<keyof TransitionNames, string>, 'none' | \`\${string}\${'Slow' | 'Fast'}\`>
+/**
+ * A declared transition name or one of its speeds (\`wipeDownSlow\`, \`gl:cubeFast\`: a plugin's \`durations\` name
+ * them, a GLSL transition has all three); the validator holds a speed to the plugin's \`durations\`.
+ */
+export type TransitionName = Extract<keyof TransitionNames, string> | \`\${TransitionBase}\${'Slow' | 'Fast' | 'VeryFast'}\`
 
 ${doc("Motion effect names (a clip's `effect`)", "EffectNames { 'wobble'")}export interface EffectNames {
 ${members(names.effects)}

@@ -200,7 +200,13 @@ export interface TransitionNames {
   'gl:x_axis_translation': true
   'gl:zoomInOut': true
 }
-export type TransitionName = Extract<keyof TransitionNames, string>
+/** A declared transition's own name, not one of Shotstack's speed variants (`fadeSlow`), nor `none`. */
+type TransitionBase = Exclude<Extract<keyof TransitionNames, string>, 'none' | `${string}${'Slow' | 'Fast'}`>
+/**
+ * A declared transition name or one of its speeds (`wipeDownSlow`, `gl:cubeFast`: a plugin's `durations` name
+ * them, a GLSL transition has all three); the validator holds a speed to the plugin's `durations`.
+ */
+export type TransitionName = Extract<keyof TransitionNames, string> | `${TransitionBase}${'Slow' | 'Fast' | 'VeryFast'}`
 
 /**
  * Motion effect names (a clip's `effect`).

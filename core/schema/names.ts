@@ -69,3 +69,11 @@ export function splitSpeed(name: string): { base: string; speed: '' | 'Slow' | '
   const m = /^(.*?)(VeryFast|Slow|Fast)$/.exec(name)
   return m?.[1] ? { base: m[1], speed: m[2] as 'Slow' | 'Fast' | 'VeryFast' } : { base: name, speed: '' }
 }
+
+/**
+ * A transition plugin's names: its own and one for each speed its `durations` name (`{ '': 1, Slow: 2 }` is
+ * `wipeDown` and `wipeDownSlow`), as the plan resolves them (core/plan/layers.ts).
+ */
+export function transitionNames(p: { name: string; durations: Partial<Record<'' | 'Slow' | 'Fast' | 'VeryFast', number>> }): string[] {
+  return [p.name, ...(['Slow', 'Fast', 'VeryFast'] as const).filter((speed) => p.durations[speed] !== undefined).map((speed) => p.name + speed)]
+}

@@ -1,4 +1,4 @@
-import { type Registry, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS } from '../../core/index.js'
+import { type Registry, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, transitionNames } from '../../core/index.js'
 import { builtinFonts } from '../../plugins/index.js'
 import type { Principal } from '../accounts/keys.js'
 import type { SourceStore } from '../sources/store.js'
@@ -22,8 +22,10 @@ export function pluginCatalog(registry: Registry): PluginCatalog {
   // `fadeSlow` is drawn by `fade` at another speed, as the plan resolves it (core/plan/layers.ts).
   const drawable = (kind: 'transition' | 'effect', name: string) =>
     !!(registry.find(kind, name) ?? registry.find(kind, name.replace(/(VeryFast|Slow|Fast)$/, '')))
+  // A transition plugin's own speeds (`wipeDownSlow`) are names of their own, as the validator takes them.
+  const registered = (kind: 'transition' | 'effect' | 'filter') => (kind === 'transition' ? registry.list(kind).flatMap(transitionNames) : registry.names(kind))
   const names = (shotstack: readonly string[], kind: 'transition' | 'effect' | 'filter') =>
-    [...new Set([...shotstack, ...registry.names(kind)])].filter((n) => n !== 'none' && (kind === 'filter' ? !!registry.find(kind, n) : drawable(kind, n)))
+    [...new Set([...shotstack, ...registered(kind)])].filter((n) => n !== 'none' && (kind === 'filter' ? !!registry.find(kind, n) : drawable(kind, n)))
   return {
     assets: registry.names('asset'),
     transitions: names(SHOTSTACK_TRANSITIONS, 'transition'),

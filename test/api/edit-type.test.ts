@@ -93,6 +93,8 @@ const clip = (more: Partial<Edit['timeline']['tracks'][number]['clips'][number]>
 export const named: Edit[] = [
   clip({ transition: { in: 'slideLeftFast', out: 'gl:cube' }, effect: 'zoomInSlow', filter: 'greyscale' }),
   clip({ transition: { in: 'test:iris' } }),
+  // A declared transition's speed variants, as a plugin's `durations` and a GLSL transition give them.
+  clip({ transition: { in: 'test:irisSlow', out: 'gl:cubeFast' } }),
   { ...title, output: { format: 'gif' } },
 ]
 
@@ -118,6 +120,8 @@ export async function typed() {
   await renderer.render(clip({ transition: { in: 'fadee' } }), { out: 'x.mp4' })
   // @ts-expect-error — nor is a gl-transitions name that does not exist
   await renderer.render(clip({ transition: { out: 'gl:cubee' } }), { out: 'x.mp4' })
+  // @ts-expect-error — nor a speed that is none of Slow, Fast, VeryFast
+  await renderer.render(clip({ transition: { out: 'gl:cubeSlowest' } }), { out: 'x.mp4' })
   // @ts-expect-error — 'zoomInn' is no effect
   await renderer.render(clip({ effect: 'zoomInn' }), { out: 'x.mp4' })
   // @ts-expect-error — 'greyscal' is no filter
