@@ -1,4 +1,4 @@
-import { RenderError } from './errors.js'
+import { pluginError, RenderError } from './errors.js'
 import type { Plugin, PluginKind, PluginOf } from './plugin.js'
 
 /** Plugins of one compositor instance, by kind and name. Never global (unlike pixi's `extensions`). */
@@ -18,6 +18,9 @@ export function createRegistry(plugins: readonly Plugin[]): Registry {
   for (const plugin of plugins) {
     const map = maps.get(plugin.kind)
     if (!map) throw new RenderError('E_PLUGIN_FAILED', `unknown plugin kind "${plugin.kind}" (plugin "${plugin.name}"); kinds: ${KINDS.join(', ')}`)
+    // A schema valibot cannot run would fail every clip of the type with a bare TypeError: refused here instead.
+    if (plugin.kind === 'asset' && typeof (plugin.schema as { '~run'?: unknown } | undefined)?.['~run'] !== 'function')
+      throw pluginError('asset', plugin.name, 'schema', new Error('not a valibot schema (e.g. v.looseObject({ type: v.literal(…) }))'))
     if (map.has(plugin.name))
       throw new RenderError('E_PLUGIN_DUPLICATE', `duplicate ${plugin.kind} plugin "${plugin.name}"`, { plugin: `${plugin.kind}:${plugin.name}` })
     map.set(plugin.name, plugin)

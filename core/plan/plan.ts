@@ -25,6 +25,7 @@ import { loadTimelineFonts } from './fonts.js'
 import { buildLayer, type LayerContext, type LayerPlan } from './layers.js'
 import { createLoad, type LoadOptions } from './load.js'
 import { planContext, prepareKey } from './prepare-key.js'
+import { checkedPrepared } from './checked-prepared.js'
 import { fpsRational, outputFps, outputSize, scaleToSize } from './output-size.js'
 import { resolveTiming } from './timing.js'
 
@@ -167,7 +168,8 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
             }),
           ),
         )
-      prepared[i] = context ? await reuse!.prepare(prepareKey(clip, aliases, context), run, remark) : await run(remark)
+      const asset = context ? await reuse!.prepare(prepareKey(clip, aliases, context), run, remark) : await run(remark)
+      prepared[i] = checkedPrepared(asset, plugin.name, `${path}.asset`)
     })
 
     // 4. Timing.

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { capped, invalidTimeline, type Issue, type Warning } from '../errors.js'
+import { capped, invalidTimeline, pluginError, type Issue, type Warning } from '../errors.js'
 import { applyMerge } from '../plan/merge.js'
 import { EditSchema, MergeFieldSchema, type EditOutput } from './edit.js'
 import { FITS } from './names.js'
@@ -141,7 +141,13 @@ function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Iss
     issues.push({ path: `${path}.type`, message: `unknown asset type ${show(type)}; known: ${known.assetTypes().join(', ')}` })
     return
   }
-  const result = v.safeParse(schema, asset)
+  let result: ReturnType<typeof v.safeParse>
+  try {
+    result = v.safeParse(schema, asset)
+  } catch (e) {
+    // A plugin's check that throws (instead of reporting an issue) is the plugin's failure, not the edit's.
+    throw pluginError('asset', type, 'schema', e, path)
+  }
   if (result.success) out.set(path.slice(0, -'.asset'.length), result.output as ParsedAsset)
   else issues.push(...toIssues(result.issues, path))
 }

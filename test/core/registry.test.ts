@@ -1,6 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createRegistry, RenderError, type FitPlugin } from '../../core/index.js'
+import * as v from 'valibot'
+import { createRegistry, RenderError, type AssetPlugin, type FitPlugin } from '../../core/index.js'
+import { createRenderer } from '../../index.js'
 import { builtinPlugins } from '../../plugins/index.js'
 
 const fit = (name: string): FitPlugin => ({ kind: 'fit', name, fit: (s) => s })
@@ -13,6 +15,45 @@ test('a duplicate name within a kind throws E_PLUGIN_DUPLICATE at creation', () 
     assert.instance(e, RenderError)
     assert.is((e as RenderError).code, 'E_PLUGIN_DUPLICATE')
     assert.match((e as Error).message, /fit plugin "stretch"/)
+  }
+})
+
+/** An asset plugin with `schema`, drawing nothing (never rendered here). */
+const assetWith = (schema: unknown): AssetPlugin =>
+  ({ kind: 'asset', name: 'chart', schema, prepare: async () => ({ size: { width: 2, height: 2 } }) }) as unknown as AssetPlugin
+
+test('an asset plugin whose schema is not a valibot schema is refused when registered, naming it', () => {
+  for (const schema of [{}, undefined, { parse: () => ({}) }]) {
+    try {
+      createRegistry([assetWith(schema)])
+      assert.unreachable()
+    } catch (e) {
+      assert.instance(e, RenderError)
+      assert.is((e as RenderError).code, 'E_PLUGIN_FAILED')
+      assert.match((e as Error).message, /\[asset:chart\] schema: not a valibot schema/)
+    }
+  }
+})
+
+test("a schema that throws while checking a clip is the plugin's failure, naming the clip, plugin and hook", () => {
+  const throwing = v.looseObject({
+    type: v.literal('chart'),
+    data: v.pipe(
+      v.unknown(),
+      v.check(() => {
+        throw new Error('checker blew up')
+      }),
+    ),
+  })
+  const renderer = createRenderer({ plugins: [assetWith(throwing)] })
+  const edit = { timeline: { tracks: [{ clips: [{ asset: { type: 'chart', data: 1 }, start: 0, length: 1 }] }] }, output: { format: 'mp4' } }
+  try {
+    renderer.validate(edit)
+    assert.unreachable()
+  } catch (e) {
+    assert.instance(e, RenderError)
+    assert.is((e as RenderError).code, 'E_PLUGIN_FAILED')
+    assert.is((e as Error).message, 'timeline.tracks[0].clips[0].asset: [asset:chart] schema: checker blew up')
   }
 })
 
