@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path'
 import { RenderError, type Warning } from './errors.js'
 import { createFontBook, type FontFace } from './fonts.js'
 import type { FrameSink, ImageRequest, Plugin } from './plugin.js'
-import { callHook } from './plugin-driver.js'
+import { callHook, unlessAborted } from './plugin-driver.js'
 import { createRegistry, type Registry } from './registry.js'
 import { createPlan, type PlanReuse, type RenderPlan } from './plan/plan.js'
 import { openPreviewSession, type PreviewSession } from './preview/session.js'
@@ -245,26 +245,30 @@ export function createCompositor(options: CompositorOptions): Compositor {
             ? await atCrashSite({ stage: 'encoding', path: 'output' }, () => premixSound(plan.audio!, plan.tmpDir, signal))
             : plan.audio
         // The encoder's callbacks (its process and pipe events) belong to the encoding stage.
+        // The output's hooks and the frame loop are raced with the signal: a cancelled render waits on none of them.
         sink = await atCrashSite({ stage: 'encoding', path: 'output', plugin: `output:${plan.format} open` }, () =>
-          callHook(plan.output, 'open', 'output', () =>
-            plan.output.open({
-              path: out,
-              width: plan.frame.width,
-              height: plan.frame.height,
-              scaleTo: plan.scaleTo,
-              fps: plan.fps,
-              fpsRational: plan.fpsRational,
-              frames: plan.frames,
-              duration: plan.duration,
-              quality: output.quality,
-              repeat: output.repeat,
-              audio,
-              signal,
-              cores: opts.cores,
-              cpuEncoder: opts.cpuEncoder,
-              draft: opts.draft,
-              pixelFormat: plan.yuv ? 'yuv420p' : 'rgba',
-            }),
+          unlessAborted(
+            callHook(plan.output, 'open', 'output', () =>
+              plan.output.open({
+                path: out,
+                width: plan.frame.width,
+                height: plan.frame.height,
+                scaleTo: plan.scaleTo,
+                fps: plan.fps,
+                fpsRational: plan.fpsRational,
+                frames: plan.frames,
+                duration: plan.duration,
+                quality: output.quality,
+                repeat: output.repeat,
+                audio,
+                signal,
+                cores: opts.cores,
+                cpuEncoder: opts.cpuEncoder,
+                draft: opts.draft,
+                pixelFormat: plan.yuv ? 'yuv420p' : 'rgba',
+              }),
+            ),
+            signal,
           ),
         )
         const captures = createCaptures(plan, out)
@@ -289,7 +293,7 @@ export function createCompositor(options: CompositorOptions): Compositor {
                 }),
               )
         report?.({ stage: 'encoding', progress: PROGRESS.render + PROGRESS.frames, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
-        const written = await callHook(plan.output, 'close', 'output', () => sink!.close())
+        const written = await unlessAborted(Promise.resolve(callHook(plan.output, 'close', 'output', () => sink!.close())), signal)
         const stills = await captures.write()
         return {
           path: written.path,

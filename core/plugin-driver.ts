@@ -56,3 +56,25 @@ export function codeError(plugin: PluginId, hook: string, path: string | undefin
   const own = error instanceof RenderError ? new Error(error.message, { cause: error }) : error
   return pluginError(plugin.kind, plugin.name, hook, own, path)
 }
+
+/**
+ * `work`, unless `signal` aborts first: then `E_CANCELLED` within a turn, and `work` is left to settle unobserved (a
+ * late failure of it is swallowed, not an unhandled rejection). For a plugin's hook, which may never answer: a
+ * cancelled render must not wait on it.
+ */
+export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const cancelled = () => {
+    work.catch(() => {})
+    return new RenderError('E_CANCELLED', 'render cancelled')
+  }
+  if (signal.aborted) return Promise.reject(cancelled())
+  return new Promise<T>((resolve, reject) => {
+    // A turn's grace: work that stops at the abort itself settles first, with its own reason (the cause kept).
+    const onAbort = () => setImmediate(() => reject(cancelled()))
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    )
+  })
+}

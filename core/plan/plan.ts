@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RenderError, type Warning } from '../errors.js'
-import { callHook, codeError } from '../plugin-driver.js'
+import { callHook, codeError, unlessAborted } from '../plugin-driver.js'
 import type { FontBook } from '../fonts.js'
 import { buildAudioMix, type Placement } from '../audio/graph.js'
 import { probe } from '../ffmpeg/probe.js'
@@ -140,32 +140,36 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
       const src = typeof clip.asset.src === 'string' && !clip.asset.src.trimStart().startsWith('<') ? clip.asset.src : undefined
       const remark = (message: string) => warnings.push({ path: `${path}.asset`, message })
       // Whatever the plugin starts here (downloads, probes) reports an uncaught failure as this clip's.
+      // Raced with the signal: a cancelled render does not wait on a prepare that never answers.
       const run = (warn: (message: string) => void) =>
         atCrashSite({ stage: 'fetching', path: `${path}.asset`, plugin: `asset:${plugin.name} prepare`, src }, () =>
-          callHook(plugin, 'prepare', `${path}.asset`, () =>
-            plugin.prepare(clip.asset, {
-              path,
-              frame: { ...frame, fps },
-              box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
-              signal,
-              load: (src) => load(src, `${path}.asset`),
-              warn,
-              fonts,
-              tmpDir,
-              yAxis: ctx.yAxis,
-              cores: ctx.cores,
-              generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
-              transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
-              runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),
-              length: typeof clip.length === 'number' ? clip.length : undefined,
-              alias: (name) => {
-                const target = aliases.get(name)
-                if (!target) return undefined
-                // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
-                const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
-                return { asset: target.asset, offset }
-              },
-            }),
+          unlessAborted(
+            callHook(plugin, 'prepare', `${path}.asset`, () =>
+              plugin.prepare(clip.asset, {
+                path,
+                frame: { ...frame, fps },
+                box: clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined,
+                signal,
+                load: (src) => load(src, `${path}.asset`),
+                warn,
+                fonts,
+                tmpDir,
+                yAxis: ctx.yAxis,
+                cores: ctx.cores,
+                generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
+                transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
+                runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),
+                length: typeof clip.length === 'number' ? clip.length : undefined,
+                alias: (name) => {
+                  const target = aliases.get(name)
+                  if (!target) return undefined
+                  // Where the aliased clip starts relative to this one; smart starts resolve later, so they count as together.
+                  const offset = typeof target.start === 'number' && typeof clip.start === 'number' ? target.start - clip.start : 0
+                  return { asset: target.asset, offset }
+                },
+              }),
+            ),
+            signal,
           ),
         )
       const asset = context ? await reuse!.prepare(prepareKey(clip, aliases, context), run, remark) : await run(remark)

@@ -1,6 +1,6 @@
 import { RenderError } from '../errors.js'
 import type { FrameSink } from '../plugin.js'
-import { hookError } from '../plugin-driver.js'
+import { hookError, unlessAborted } from '../plugin-driver.js'
 import type { RenderPlan } from '../plan/plan.js'
 import { CoverFrames } from './cover-frames.js'
 import { createFrameDrawer, evaluate, glslTransition } from './draw-frame.js'
@@ -54,13 +54,19 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   const started = performance.now()
   let reported = 0
 
-  try {
+  // Raced with the signal: a source's frame, an open or the encoder's write that never answers does not hold a
+  // cancelled render (the loop, if it ever wakes, stops at the signal; its sources are closed below either way).
+  const stopIfCancelled = () => {
+    if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
+  }
+  const loop = async () => {
     for (let n = 0; n < frames; n++) {
-      if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
+      stopIfCancelled()
       if (writeError) throw writeError
       const i = firstFrame + n
       const t = i / fps
       const live = await scheduler.at(i)
+      stopIfCancelled()
 
       // 1. Evaluate states into the frame key; a frame is reusable if nothing animated and the key matches.
       if (key.length < live.length * KEY_FIELDS) (key = new Float64Array(live.length * KEY_FIELDS * 2)), (prevKey = new Float64Array(key.length))
@@ -85,6 +91,8 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
       else if (covered) buffer = covered
       else {
         await draw(live, t)
+        // A source that answered only after a cancel: the plan (its GL) may be gone already.
+        stopIfCancelled()
         buffer = await pool.acquire()
         reader.read(buffer)
         drawn++
@@ -116,7 +124,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
     await pool.drain()
     if (writeError) throw writeError
     return { frames, drawn, direct: covers.count }
+  }
+  try {
+    return await unlessAborted(loop(), opts.signal)
   } finally {
-    await scheduler.close()
+    await scheduler.close(opts.signal)
   }
 }

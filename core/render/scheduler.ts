@@ -84,12 +84,23 @@ export class Scheduler {
     )
   }
 
-  /** Closes every open source (end of render, or failure). */
-  async close(): Promise<void> {
+  /**
+   * Closes every open source (end of render, or failure). Sources still opening are waited for and closed — after a
+   * cancel, closed whenever they open, not waited for: an `open` that never answers must not hold the render.
+   */
+  async close(signal?: AbortSignal): Promise<void> {
     for (const source of this.open.values()) source.close()
     this.open.clear()
     const pending = [...this.opening.values()]
     this.opening.clear()
+    if (signal?.aborted) {
+      for (const p of pending)
+        p.then(
+          (s) => s.close(),
+          () => {},
+        )
+      return
+    }
     for (const p of pending) {
       try {
         ;(await p).close()
