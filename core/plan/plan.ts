@@ -289,6 +289,11 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
 function frameRange(output: ValidEdit['output'], fps: number, timelineDuration: number, takes: OutputPlugin['takes']): { firstFrame: number; frames: number } {
   const total = Math.max(1, Math.round(timelineDuration * fps))
   const start = output.range?.start ?? 0
+  // A video or sound from past the end would be one frame of the end: refused (a still takes the last frame).
+  if (takes !== 'still' && Math.round(start * fps) >= total) {
+    const message = `is past the end of the ${timelineDuration.toFixed(2)} s timeline`
+    throw new RenderError('E_TIMELINE_INVALID', `output.range.start ${message}`, { issues: [{ path: 'output.range.start', message }] })
+  }
   const firstFrame = Math.min(total - 1, Math.max(0, Math.round(start * fps)))
   if (takes === 'still') return { firstFrame, frames: 1 }
   const length = output.range?.length

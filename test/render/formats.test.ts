@@ -77,6 +77,15 @@ video('output.mute and a silent timeline give no audio stream', async () => {
 video.run()
 
 const extras = suite('range, scaleTo, poster, thumbnail')
+extras('a range starting past the end of the timeline is refused at output.range.start, not one frame', async () => {
+  try {
+    await render({ format: 'mp4', range: { start: 5, length: 1 } }, 'mp4')
+    assert.unreachable()
+  } catch (e) {
+    assert.is((e as RenderError).code, 'E_TIMELINE_INVALID', String(e))
+    assert.equal((e as RenderError).data?.issues, [{ path: 'output.range.start', message: 'is past the end of the 2.00 s timeline' }])
+  }
+})
 extras('range renders only [start, start+length)', async () => {
   const r = await render({ format: 'mp4', range: { start: 0.5, length: 1 } }, 'mp4')
   assert.is(r.frames, 25)
