@@ -10,6 +10,8 @@ export interface PluginCatalog {
   effects: string[]
   filters: string[]
   fits: string[]
+  /** `output.format`s: Shotstack's and an output plugin's (`avif`). */
+  outputs: string[]
 }
 
 /**
@@ -32,6 +34,7 @@ export function pluginCatalog(registry: Registry): PluginCatalog {
     effects: names(SHOTSTACK_EFFECTS, 'effect'),
     filters: names(SHOTSTACK_FILTERS, 'filter'),
     fits: registry.names('fit'),
+    outputs: registry.names('output'),
   }
 }
 

@@ -4,7 +4,7 @@ import { fontCatalog, pluginCatalog } from '../../../service/media/catalog.js'
 import { defineRoutes } from '../route.js'
 
 const names = v.array(v.string())
-const PluginCatalogSchema = v.object({ assets: names, transitions: names, effects: names, filters: names, fits: names })
+const PluginCatalogSchema = v.object({ assets: names, transitions: names, effects: names, filters: names, fits: names, outputs: names })
 const FontFamilySchema = v.object({
   family: v.string(),
   weights: v.array(v.number()),
@@ -22,9 +22,9 @@ export function catalogRoutes(d: Pick<Application, 'renderer' | 'sources'>) {
       method: 'get',
       path: '/v1/plugins',
       auth: 'key',
-      summary: "The names this server's renderer draws: asset types, transitions, effects, filters and fits",
+      summary: "The names this server's renderer draws: asset types, transitions, effects, filters, fits and output formats",
       description:
-        "Every name the validation accepts and a plugin draws — Shotstack's and custom plugins' alike — for `asset.type`, `transition.in`/`out` (speed variants such as `fadeSlow` listed as names of their own), `effect`, `filter` and `fit`. `none` is always accepted and not listed.",
+        "Every name the validation accepts and a plugin draws — Shotstack's and custom plugins' alike — for `asset.type`, `transition.in`/`out` (speed variants such as `fadeSlow` listed as names of their own), `effect`, `filter`, `fit` and `output.format`. `none` is always accepted and not listed.",
       responses: { 200: { description: 'the names by kind', schema: PluginCatalogSchema } },
       handler: () => pluginCatalog(d.renderer.registry),
     },

@@ -61,6 +61,12 @@ test('output.format "avif" from a plugin: rendered, stored as .avif, served as i
   assert.ok(r! > 200 && gr! < 60 && b! < 60, `the red shape at the centre: ${r},${gr},${b}`)
 })
 
+test("GET /v1/plugins lists the output formats, the plugin module's among them", async () => {
+  const { status, body } = await ctx.svc.call('GET', '/v1/plugins')
+  assert.is(status, 200)
+  for (const format of ['mp4', 'gif', 'mp3', 'avif']) assert.ok(body.outputs.includes(format), format)
+})
+
 test('a custom fit over HTTP validates; a misspelt format or fit is a 400 naming the field', async () => {
   const ok = await ctx.svc.call('POST', '/v1/render', { body: { ...shape('half'), output: { format: 'mp4', resolution: 'preview' } } })
   assert.is(ok.status, 201, JSON.stringify(ok.body))
