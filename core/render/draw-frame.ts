@@ -145,14 +145,15 @@ export function askSource<M extends 'frame' | 'pixels' | 'i420'>(
     const pending = (method === 'frame' ? source.frame(t) : method === 'pixels' ? source.pixels!(t) : source.i420!(t)) as Answer
     if (!(pending instanceof Promise)) return pending
     return pending.catch((e: unknown) => {
-      throw frameError(layer, e)
+      throw frameError(layer, method, e)
     }) as Answer
   } catch (e) {
-    throw frameError(layer, e)
+    throw frameError(layer, method, e)
   }
 }
 
-const frameError = (layer: LayerPlan, e: unknown) => hookError({ kind: 'asset', name: layer.type }, 'frame', `${layer.path}.asset`, e)
+/** A source's failure, named by the hook that failed (`frame`, `pixels`, `i420`). */
+const frameError = (layer: LayerPlan, hook: string, e: unknown) => hookError({ kind: 'asset', name: layer.type }, hook, `${layer.path}.asset`, e)
 
 const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1))
 

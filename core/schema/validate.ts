@@ -148,7 +148,8 @@ function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Iss
     // A plugin's check that throws (instead of reporting an issue) is the plugin's failure, not the edit's.
     throw pluginError('asset', type, 'schema', e, path)
   }
-  if (result.success) out.set(path.slice(0, -'.asset'.length), result.output as ParsedAsset)
+  // The type chose the plugin: kept, though a plugin's schema may not list it (a plain `v.object` drops it).
+  if (result.success) out.set(path.slice(0, -'.asset'.length), { ...(result.output as object), type } as ParsedAsset)
   else issues.push(...toIssues(result.issues, path))
 }
 

@@ -2,13 +2,14 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as v from 'valibot'
-import { createRenderer, defineAssetPlugin, RenderError } from '../../index.js'
-import { tempDir } from '../helpers/media.js'
+import { createRenderer, defineAssetPlugin, defineFitPlugin, RenderError } from '../../index.js'
+import { solidPng, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
 
-// What a plugin's `prepare` answers is checked where it answers: nothing, or a size that is not a positive
-// width and height, fails the render as that plugin's, naming the clip — not as a bare TypeError later, nor a
-// clip that silently disappears from every frame.
+// What a plugin answers is checked where it answers: a `prepare` answering nothing or a size that is not a
+// positive width and height, a fit's size of NaN, fail the render as that plugin's, naming the clip and hook — not
+// as a bare TypeError later, nor a clip that silently disappears from every frame. A schema that drops `type`
+// keeps the clip its asset type; a `pixels` hook that throws is named `pixels`.
 
 const dir = tempDir()
 let answer: unknown
@@ -38,5 +39,62 @@ for (const [what, value] of [
     }
   })
 }
+
+const still = (extra: object) => ({
+  async open(gpu: { texture(p: Uint8Array, w: number, h: number): unknown }) {
+    const pixels = new Uint8Array(16 * 16 * 4).fill(255)
+    const texture = gpu.texture(pixels, 16, 16)
+    return { frame: () => texture, close() {}, ...extra }
+  },
+})
+const noType = defineAssetPlugin({
+  kind: 'asset',
+  name: 'untyped',
+  // v.object, not looseObject, and no `type` entry: the parsed asset comes out without its type.
+  schema: v.object({ colour: v.optional(v.string()) }) as never,
+  prepare: async () => ({ size: { width: 16, height: 16 }, static: true, ...still({}) }) as never,
+})
+const badPixels = defineAssetPlugin({
+  kind: 'asset',
+  name: 'badpixels',
+  schema: v.looseObject({ type: v.literal('badpixels') }),
+  prepare: async () =>
+    ({
+      size: { width: 320, height: 180 },
+      static: true,
+      ...still({
+        size: { width: 320, height: 180 },
+        opaque: true,
+        pixels: () => {
+          throw new Error('no pixels today')
+        },
+      }),
+    }) as never,
+})
+const nanFit = defineFitPlugin({ kind: 'fit', name: 'nanfit', fit: () => ({ width: Number.NaN, height: -5 }) })
+const more = createRenderer({ plugins: [noType, badPixels, nanFit], cacheDir: join(dir, 'cache-more') })
+const failureOf = async (clip: object) => {
+  try {
+    await more.render(edit([{ start: 0, length: 0.2, ...clip }], { fps: 12 }), { out: join(dir, 'more.mp4') })
+    return undefined
+  } catch (e) {
+    return e as RenderError
+  }
+}
+
+test('a schema without `type` still renders its clip', async () => {
+  assert.is(await failureOf({ asset: { type: 'untyped', colour: 'red' } }), undefined)
+})
+
+test('a `pixels` hook that throws is named as such', async () => {
+  const e = await failureOf({ asset: { type: 'badpixels' } })
+  assert.match(String(e?.message), /^timeline\.tracks\[0\]\.clips\[0\]\.asset: \[asset:badpixels\] pixels: no pixels today/)
+})
+
+test("a fit answering NaN is the fit's failure", async () => {
+  const e = await failureOf({ asset: { type: 'image', src: await solidPng(join(dir, 'x.png'), 16, 16, '#ff0000') }, fit: 'nanfit' })
+  assert.is(e?.code, 'E_PLUGIN_FAILED', String(e))
+  assert.match(String(e?.message), /\[fit:nanfit\] fit: answered no size/)
+})
 
 test.run()
