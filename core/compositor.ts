@@ -269,6 +269,8 @@ export function createCompositor(options: CompositorOptions): Compositor {
               }),
             ),
             signal,
+            // An encoder that opens after the cancel is stopped then.
+            (late) => late.abort(),
           ),
         )
         const captures = createCaptures(plan, out)
@@ -293,7 +295,10 @@ export function createCompositor(options: CompositorOptions): Compositor {
                 }),
               )
         report?.({ stage: 'encoding', progress: PROGRESS.render + PROGRESS.frames, frame: plan.frames, frames: plan.frames, fps: 0, etaMs: 0 })
-        const written = await unlessAborted(Promise.resolve(callHook(plan.output, 'close', 'output', () => sink!.close())), signal)
+        const written = await unlessAborted(
+          callHook(plan.output, 'close', 'output', () => sink!.close()),
+          signal,
+        )
         const stills = await captures.write()
         return {
           path: written.path,
@@ -325,12 +330,12 @@ export function createCompositor(options: CompositorOptions): Compositor {
 }
 
 /**
- * The provider registered last that serves the model — the caller's own plugins come after the built-in ones and
- * the sandbox generator, so theirs answer; its bytes go to the render's scratch directory.
+ * The first registered provider that serves the model (createRenderer registers the caller's own ahead of the
+ * configured vendors and the sandbox generator); its bytes go to the render's scratch directory.
  */
 function defaultGenerator(registry: Registry): ImageGenerator {
   return async (request, ctx) => {
-    const provider = registry.list('provider').findLast((p) => p.models.includes(request.model))
+    const provider = registry.list('provider').find((p) => p.models.includes(request.model))
     if (!provider)
       throw new RenderError(
         'E_PLUGIN_NOT_FOUND',

@@ -58,23 +58,39 @@ export function codeError(plugin: PluginId, hook: string, path: string | undefin
 }
 
 /**
- * `work`, unless `signal` aborts first: then `E_CANCELLED` within a turn, and `work` is left to settle unobserved (a
- * late failure of it is swallowed, not an unhandled rejection). For a plugin's hook, which may never answer: a
- * cancelled render must not wait on it.
+ * `work`, unless `signal` aborts first: then `E_CANCELLED` within a turn, and `work` is left to settle unobserved —
+ * what it answers late goes to `onLate` (a sink to abort, an asset to dispose), a late failure is swallowed (no
+ * unhandled rejection). For a plugin's hook, which may never answer: a cancelled render must not wait on it. A
+ * plain value (a JavaScript plugin's synchronous hook) passes as it is.
  */
-export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  const cancelled = () => {
-    work.catch(() => {})
-    return new RenderError('E_CANCELLED', 'render cancelled')
+export function unlessAborted<T>(work: T | Promise<T>, signal: AbortSignal, onLate?: (value: T) => unknown): Promise<T> {
+  const settled = Promise.resolve(work)
+  // What the work answers after the render gave up on it: handed on, whatever that throws swallowed.
+  const late = (value: T) => {
+    try {
+      Promise.resolve(onLate?.(value)).catch(() => {})
+    } catch {}
   }
-  if (signal.aborted) return Promise.reject(cancelled())
+  const cancelled = () => new RenderError('E_CANCELLED', 'render cancelled')
+  if (signal.aborted) {
+    settled.then(late, () => {})
+    return Promise.reject(cancelled())
+  }
   return new Promise<T>((resolve, reject) => {
+    let done = false
     // A turn's grace: work that stops at the abort itself settles first, with its own reason (the cause kept).
-    const onAbort = () => setImmediate(() => reject(cancelled()))
+    const onAbort = () => setImmediate(() => !done && ((done = true), reject(cancelled())))
     signal.addEventListener('abort', onAbort, { once: true })
-    work.then(
-      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    settled.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        if (done) late(value)
+        else (done = true), resolve(value)
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        if (!done) (done = true), reject(e)
+      },
     )
   })
 }

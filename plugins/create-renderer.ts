@@ -15,13 +15,17 @@ export interface RendererOptions extends Omit<CompositorOptions, 'plugins'>, Bui
  * const { path, duration } = await renderer.render(edit, { out: 'out/video.mp4' })
  */
 export function createRenderer(options: RendererOptions = {}): Compositor {
+  const own = options.plugins ?? []
   return createCompositor({
     fallbackFont: DEFAULT_FONT,
     ...options,
     fonts: [...builtinFonts, ...(options.fonts ?? [])],
+    // The caller's image providers first: a model they serve is theirs, ahead of the configured vendors and the
+    // sandbox generator (the first provider serving a model draws it).
     plugins: [
+      ...own.filter((p) => p.kind === 'provider'),
       ...builtinPlugins({ http: options.http, network: options.network, providers: options.providers, files: options.files, aiProviders: options.aiProviders }),
-      ...(options.plugins ?? []),
+      ...own.filter((p) => p.kind !== 'provider'),
     ],
   })
 }

@@ -6,6 +6,7 @@ import { splitSpeed, type Position } from '../schema/names.js'
 import { callHook, type PluginId } from '../plugin-driver.js'
 import { bleedTexels, windowWithBleed } from './bleed.js'
 import { effectReach } from './effect-reach.js'
+import { sized } from './plugin-answers.js'
 import { compileTrack, isAnimated, type Track } from './tween.js'
 import { layerWindow, type CropFractions } from './window.js'
 
@@ -92,6 +93,7 @@ export function buildLayer(
   }
   const box = clip.width || clip.height ? { width: clip.width ?? frame.width, height: clip.height ?? frame.height } : undefined
   const fit = registry.get('fit', clip.fit ?? asset.defaultFit ?? 'crop', `${at.path}.fit`)
+  // The validator keeps a crop from leaving nothing (validate.ts), so the fit answers for a real size.
   const fittedAsset = callHook(fit, 'fit', `${at.path}.fit`, () => sized(fit.fit(cropped, box ?? frame)))
   const flip = clip.transform?.flip
   const { quad, uv } = layerWindow(fittedAsset, box, crop, !!flip?.horizontal, !!flip?.vertical)
@@ -172,11 +174,4 @@ function transition(name: string | undefined, direction: 'in' | 'out', at: { pat
   const exact = plugin.name === name
   const duration = Math.min(at.length, exact ? plugin.durations[''] : (plugin.durations[speed || ''] ?? plugin.durations['']))
   return { motion: callHook(plugin, 'compile', path, () => plugin.compile({ direction, duration, gpu: ctx.gpu })), plugin, path, duration }
-}
-
-/** A fit's answer, if it is a size: a NaN or negative one would draw the clip nowhere without a word. */
-function sized(size: Size): Size {
-  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0
-  if (size && ok(size.width) && ok(size.height)) return size
-  throw new Error(`answered no size (a finite width and height, 0 or more): ${JSON.stringify(size)}`)
 }

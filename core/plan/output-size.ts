@@ -44,15 +44,20 @@ export function outputSize(output: Sizing): Size {
 
 /**
  * The file's picture size where `output.scaleTo` asks for another than the frame (the edit is laid out at its
- * own size, then scaled): the resolution × aspect ratio; for a custom `size`, that size brought to the
- * resolution's short side (288 for preview: 1280×720 → 512×288, 1080×1920 → 288×512), its aspect kept.
+ * own size, then scaled): the resolution × aspect ratio; for a custom `size`, that size scaled to fit the
+ * resolution's own box in the size's orientation, aspect kept (preview: 1280×720 → 512×288, 1080×1920 → 288×512,
+ * 1200×800 → 432×288) — never more pixels than the resolution has, however long and thin the size.
  */
 export function scaleToSize(output: Sizing): Size | undefined {
   if (!output.scaleTo) return undefined
   const frame = outputSize(output)
-  const short = BASE[output.scaleTo].height
-  const k = short / Math.min(frame.width, frame.height)
-  const to = output.size ? { width: even(frame.width * k), height: even(frame.height * k) } : sizeFor(output.scaleTo, output.aspectRatio ?? '16:9')
+  let to = sizeFor(output.scaleTo, output.aspectRatio ?? '16:9')
+  if (output.size) {
+    const { width: long, height: short } = BASE[output.scaleTo]
+    const [w, h] = frame.width >= frame.height ? [long, short] : [short, long]
+    const k = Math.min(w / frame.width, h / frame.height)
+    to = { width: even(frame.width * k), height: even(frame.height * k) }
+  }
   return to.width === frame.width && to.height === frame.height ? undefined : to
 }
 

@@ -25,7 +25,7 @@ import { loadTimelineFonts } from './fonts.js'
 import { buildLayer, type LayerContext, type LayerPlan } from './layers.js'
 import { createLoad, type LoadOptions } from './load.js'
 import { planContext, prepareKey } from './prepare-key.js'
-import { checkedPrepared } from './checked-prepared.js'
+import { checkedPrepared } from './plugin-answers.js'
 import { fpsRational, outputFps, outputSize, scaleToSize } from './output-size.js'
 import { resolveTiming } from './timing.js'
 
@@ -170,6 +170,8 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
               }),
             ),
             signal,
+            // An asset prepared after the cancel is let go then (its downloads, its decoder's files).
+            (late) => late?.dispose?.(),
           ),
         )
       const asset = context ? await reuse!.prepare(prepareKey(clip, aliases, context), run, remark) : await run(remark)
@@ -290,7 +292,7 @@ function frameRange(output: ValidEdit['output'], fps: number, timelineDuration: 
   const total = Math.max(1, Math.round(timelineDuration * fps))
   const start = output.range?.start ?? 0
   // A video or sound from past the end would be one frame of the end: refused (a still takes the last frame).
-  if (takes !== 'still' && Math.round(start * fps) >= total) {
+  if (takes !== 'still' && start >= timelineDuration) {
     const message = `is past the end of the ${timelineDuration.toFixed(2)} s timeline`
     throw new RenderError('E_TIMELINE_INVALID', `output.range.start ${message}`, { issues: [{ path: 'output.range.start', message }] })
   }

@@ -11,9 +11,10 @@ import type { LiveLayer } from './scheduler.js'
 /**
  * Draws one frame into the plan's painter: each live layer (bottom first) at timeline time `t`, with its tracks,
  * motion, luma matte and whole-frame transitions. The frame loop and preview sessions both draw through it, so a
- * previewed frame is the rendered one. Allocates its scratch state once; HOT after that.
+ * previewed frame is the rendered one. Allocates its scratch state once; HOT after that. `awake` runs after each
+ * source that answered later (the frame loop's check of its signal: the plan may be gone by then).
  */
-export function createFrameDrawer(plan: RenderPlan): (live: readonly LiveLayer[], t: number) => Promise<void> {
+export function createFrameDrawer(plan: RenderPlan, awake: () => void = () => {}): (live: readonly LiveLayer[], t: number) => Promise<void> {
   const { painter, frame } = plan
   const state = neutralState()
   const matrix: Affine = [0, 0, 0, 0, 0, 0]
@@ -29,6 +30,7 @@ export function createFrameDrawer(plan: RenderPlan): (live: readonly LiveLayer[]
     const local = t - entry.layer.start
     const pending = frameOf(entry.layer, entry.source, local)
     const texture = pending instanceof Promise ? await pending : pending
+    if (pending instanceof Promise) awake()
     if (!texture) return undefined
     evaluate(entry.layer, local, lumaState)
     layerMatrix(frame, entry.layer.fitted, entry.layer.position, lumaState, lumaMatrix)
@@ -58,6 +60,7 @@ export function createFrameDrawer(plan: RenderPlan): (live: readonly LiveLayer[]
       if (state.opacity <= 0 || state.clipRight <= state.clipLeft || state.clipBottom <= state.clipTop) continue
       const pending = frameOf(layer, source, local)
       const texture = pending instanceof Promise ? await pending : pending
+      if (pending instanceof Promise) awake()
       if (!texture) continue // e.g. a video that ended before its clip: nothing to draw
       // A whole-frame (GLSL) transition needs the frame without the layer, then with it.
       const blend = glslTransition(layer, local)

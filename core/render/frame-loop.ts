@@ -42,7 +42,12 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   const reader = plan.yuv ?? plan.painter
   const covers = new CoverFrames(plan)
   const scheduler = new Scheduler(plan.layers, plan.gpu, Math.ceil(fps), fps, covers.takesI420 ? { i420: true } : undefined)
-  const draw = createFrameDrawer(plan)
+  // After each await: a source, the encoder or an open that answered only after a cancel finds the plan (its GL,
+  // the sink) gone, and must not touch it.
+  const stopIfCancelled = () => {
+    if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
+  }
+  const draw = createFrameDrawer(plan, stopIfCancelled)
   const state = neutralState()
 
   let key = new Float64Array(64)
@@ -55,10 +60,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
   let reported = 0
 
   // Raced with the signal: a source's frame, an open or the encoder's write that never answers does not hold a
-  // cancelled render (the loop, if it ever wakes, stops at the signal; its sources are closed below either way).
-  const stopIfCancelled = () => {
-    if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
-  }
+  // cancelled render (the loop, if it ever wakes, stops at its next check; its sources are closed below).
   const loop = async () => {
     for (let n = 0; n < frames; n++) {
       stopIfCancelled()
@@ -87,13 +89,13 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
       // 2. Draw (or reuse) the frame.
       let buffer: Uint8Array
       const covered = reusable ? undefined : await covers.frame(live, t, () => pool.acquire())
+      stopIfCancelled()
       if (reusable) buffer = last!
       else if (covered) buffer = covered
       else {
         await draw(live, t)
-        // A source that answered only after a cancel: the plan (its GL) may be gone already.
-        stopIfCancelled()
         buffer = await pool.acquire()
+        stopIfCancelled()
         reader.read(buffer)
         drawn++
       }
@@ -105,6 +107,7 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
 
       // 3. Hand it to the encoder without waiting for it to finish; the pool bounds what is in flight.
       await pool.room(buffers)
+      stopIfCancelled()
       let written: void | Promise<void>
       try {
         written = sink.write(buffer)

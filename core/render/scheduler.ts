@@ -1,4 +1,4 @@
-import { callHook, hookError } from '../plugin-driver.js'
+import { callHook, hookError, unlessAborted } from '../plugin-driver.js'
 import type { FrameSource, OpenHints } from '../plugin.js'
 import type { LayerPlan } from '../plan/layers.js'
 import { atCrashSite } from './crash-site.js'
@@ -85,27 +85,22 @@ export class Scheduler {
   }
 
   /**
-   * Closes every open source (end of render, or failure). Sources still opening are waited for and closed — after a
-   * cancel, closed whenever they open, not waited for: an `open` that never answers must not hold the render.
+   * Closes every open source (end of render, or failure). Sources still opening are waited for and closed; once
+   * `signal` aborts (before or while waiting), closed whenever they open: an `open` that never answers must not
+   * hold a cancelled render.
    */
   async close(signal?: AbortSignal): Promise<void> {
     for (const source of this.open.values()) source.close()
     this.open.clear()
     const pending = [...this.opening.values()]
     this.opening.clear()
-    if (signal?.aborted) {
-      for (const p of pending)
-        p.then(
-          (s) => s.close(),
-          () => {},
-        )
-      return
-    }
+    const closeLate = (source: FrameSource) => source.close()
     for (const p of pending) {
       try {
-        ;(await p).close()
+        const source = signal ? await unlessAborted(p, signal, closeLate) : await p
+        source.close()
       } catch {
-        // It failed to open; nothing to close.
+        // It failed to open (nothing to close), or the render was cancelled (closed when it opens).
       }
     }
   }

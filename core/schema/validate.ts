@@ -102,7 +102,8 @@ export function validateEdit(input: unknown, known: KnownNames, opts: ValidateOp
   const warnings: Warning[] = [...(opts.template ? [] : merged.warnings), ...unknownKeys(EditSchema, candidate, '', (p) => /\.clips\[\d+\]\.asset$/.test(p))]
   forEachClip(candidate, (clip, path) => {
     const schema = known.assetSchema(String((clip.asset as { type?: unknown })?.type))
-    if (schema) warnings.push(...unknownKeys(schema, clip.asset, `${path}.asset`))
+    // `type` chose the plugin and is kept (checkAsset): never "ignored", though a plugin's schema may not list it.
+    if (schema) warnings.push(...unknownKeys(schema, clip.asset, `${path}.asset`).filter((w) => w.path !== `${path}.asset.type`))
     for (const axis of ['x', 'y'] as const) {
       const o = (clip.offset as Record<string, unknown> | undefined)?.[axis]
       if (typeof o === 'number' && Math.abs(o) > 1)
@@ -149,8 +150,21 @@ function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Iss
     throw pluginError('asset', type, 'schema', e, path)
   }
   // The type chose the plugin: kept, though a plugin's schema may not list it (a plain `v.object` drops it).
-  if (result.success) out.set(path.slice(0, -'.asset'.length), { ...(result.output as object), type } as ParsedAsset)
-  else issues.push(...toIssues(result.issues, path))
+  if (!result.success) return void issues.push(...toIssues(result.issues, path))
+  const parsed = result.output as ParsedAsset
+  out.set(path.slice(0, -'.asset'.length), parsed.type === undefined ? ({ ...parsed, type } as ParsedAsset) : parsed)
+  checkCrop(parsed, path, issues)
+}
+
+/** A crop must leave some of the asset: left + right and top + bottom below 1 (each side alone is 0–1 by the schema). */
+function checkCrop(asset: ParsedAsset, path: string, issues: Issue[]) {
+  const crop = (asset as { crop?: { left?: number; right?: number; top?: number; bottom?: number } }).crop
+  if (!crop) return
+  for (const [a, b] of [
+    ['left', 'right'],
+    ['top', 'bottom'],
+  ] as const)
+    if ((crop[a] ?? 0) + (crop[b] ?? 0) >= 1) issues.push({ path: `${path}.crop`, message: `${a} + ${b} must be below 1: nothing of the asset would be left` })
 }
 
 function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Issue[], open: readonly string[]) {

@@ -12,14 +12,15 @@ import { builtinPlugins } from '../../plugins/index.js'
  */
 export async function loadPluginModules(modules: readonly string[] = []): Promise<Plugin[]> {
   const plugins: Plugin[] = []
-  // Built without the configured vendors: only the names matter here.
-  const builtins = builtinPlugins({ providers: [], aiProviders: [] })
+  // The built-in plugins as the service registers them (its configured vendors and local AI engines too).
+  const builtins = builtinPlugins()
   for (const m of modules) {
     const mod = await import(isAbsolute(m) ? pathToFileURL(m).href : m.startsWith('.') ? pathToFileURL(resolve(m)).href : m).catch((e: unknown) => {
       throw new Error(`plugin module ${m} could not be loaded: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
     })
     if (!mod.default) throw new Error(`plugin module ${m} has no default export (a plugin or a list of plugins)`)
     const own = [mod.default as Plugin | Plugin[]].flat()
+    if (!own.length) throw new Error(`plugin module ${m} exports an empty list: no plugin`)
     try {
       createRegistry([...builtins, ...plugins, ...own])
     } catch (e) {

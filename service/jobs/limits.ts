@@ -1,4 +1,4 @@
-import { outputSize, type ValidEdit } from '../../core/index.js'
+import { outputSize, scaleToSize, type ValidEdit } from '../../core/index.js'
 import type { Limits } from '../config.js'
 import { ServiceError } from '../errors.js'
 
@@ -19,9 +19,11 @@ export function checkLimits(edit: ValidEdit, limits: Limits, sandbox: boolean): 
     }),
   )
   if (end > max) throw exceeded(`${at}.length`, `the timeline lasts ${end} s; the limit for ${sandbox ? 'sandbox' : 'live'} keys is ${max} s`)
-  const size = outputSize(edit.output)
-  if (size.width * size.height > limits.pixels)
-    throw exceeded('output', `${size.width}x${size.height} output exceeds the limit of ${limits.pixels} pixels per frame`)
+  // The frame the edit is laid out at, and the picture written where `scaleTo` asks for another.
+  for (const size of [outputSize(edit.output), scaleToSize(edit.output)]) {
+    if (size && size.width * size.height > limits.pixels)
+      throw exceeded('output', `${size.width}x${size.height} output exceeds the limit of ${limits.pixels} pixels per frame`)
+  }
 }
 
 /** A time limit for smart-timed edits: checked again by the worker once the real duration is known. */

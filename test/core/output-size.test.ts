@@ -39,7 +39,7 @@ test('NTSC rates are exact rationals', () => {
   assert.is(fpsRational(25), '25')
 })
 
-test("scaleTo: the resolution × aspect ratio; with a custom size, that size at the resolution's short side", () => {
+test("scaleTo: the resolution × aspect ratio; with a custom size, that size within the resolution's box", () => {
   assert.equal(scaleToSize({ resolution: 'hd', scaleTo: 'preview' }), { width: 512, height: 288 })
   assert.equal(scaleToSize({ resolution: 'hd', aspectRatio: '9:16', scaleTo: 'sd' }), { width: 576, height: 1024 })
   // Shotstack's hello-world edit: a 1280×720 `size` previewed. Vertical, square and 3:2 sizes keep their aspect.
@@ -47,6 +47,10 @@ test("scaleTo: the resolution × aspect ratio; with a custom size, that size at 
   assert.equal(scaleToSize({ size: { width: 1080, height: 1920 }, scaleTo: 'preview' }), { width: 288, height: 512 })
   assert.equal(scaleToSize({ size: { width: 1000, height: 1000 }, scaleTo: 'mobile' }), { width: 360, height: 360 })
   assert.equal(scaleToSize({ size: { width: 1200, height: 800 }, scaleTo: 'preview' }), { width: 432, height: 288 })
+  // Within the resolution's box: a wide or thin size never gets more pixels than the resolution has.
+  assert.equal(scaleToSize({ size: { width: 2400, height: 1000 }, scaleTo: 'hd' }), { width: 1280, height: 534 })
+  assert.equal(scaleToSize({ size: { width: 4096, height: 2 }, scaleTo: '4k' }), { width: 3840, height: 2 })
+  assert.is(scaleToSize({ size: { width: 3840, height: 1600 }, scaleTo: '4k' }), undefined)
   // Up as well as down; none where there is nothing to scale.
   assert.equal(scaleToSize({ size: { width: 640, height: 360 }, scaleTo: '1080' }), { width: 1920, height: 1080 })
   assert.is(scaleToSize({ size: { width: 512, height: 288 }, scaleTo: 'preview' }), undefined)

@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { createCanvas } from '@napi-rs/canvas'
+import { defineProviderPlugin } from '../../index.js'
 import { near, pixel } from '../helpers/frames.js'
 import { tempDir } from '../helpers/media.js'
 import { greenCard, greenCardCalls } from '../helpers/open-kind-plugins.js'
@@ -19,6 +21,29 @@ test("a provider in `plugins` draws its model's images, not the sandbox", async 
   const { frames } = await renderAndDecode(prompted, { plugins: [greenCard], cacheDir: join(dir, 'cache') })
   assert.equal(greenCardCalls, ['a green card'])
   assert.ok(near(pixel(frames, 3, 160, 90), [0, 255, 0], 12), `green: ${pixel(frames, 3, 160, 90)}`)
+})
+
+test("the caller's plugin ahead of configured vendors; among those, the first listed", async () => {
+  const asked: string[] = []
+  const flat = (name: string, colour: string) =>
+    defineProviderPlugin({
+      kind: 'provider',
+      name,
+      models: ['flux'],
+      async generate(request) {
+        asked.push(name)
+        const canvas = createCanvas(request.width, request.height)
+        const g = canvas.getContext('2d')
+        g.fillStyle = colour
+        g.fillRect(0, 0, request.width, request.height)
+        return { data: await canvas.encode('png'), mime: 'image/png', provider: name, upstreamModel: name }
+      },
+    })
+  const [primary, fallback] = [flat('primary', '#ff0000'), flat('fallback', '#0000ff')]
+  await renderAndDecode(prompted, { providers: [primary, fallback], cacheDir: join(dir, 'cache-order') })
+  greenCardCalls.length = 0
+  await renderAndDecode(prompted, { providers: [primary, fallback], plugins: [greenCard], cacheDir: join(dir, 'cache-order-2') })
+  assert.equal([asked, greenCardCalls.length], [['primary'], 1])
 })
 
 test('without it the sandbox answers the same edit (its picture is not flat green)', async () => {

@@ -82,6 +82,29 @@ const failureOf = async (clip: object) => {
   }
 }
 
+const syncPrepare = defineAssetPlugin({
+  kind: 'asset',
+  name: 'sync',
+  schema: v.looseObject({ type: v.literal('sync') }),
+  // A JavaScript plugin's `prepare` answering a plain object, not a promise: as good as an async one.
+  prepare: (() => ({ size: { width: 16, height: 16 }, static: true, ...still({}) })) as never,
+})
+
+test('a synchronous prepare renders', async () => {
+  const sync = createRenderer({ plugins: [syncPrepare], cacheDir: join(dir, 'cache-sync') })
+  const r = await sync.render(edit([{ asset: { type: 'sync' }, start: 0, length: 0.25 }], { fps: 12 }), { out: join(dir, 'sync.mp4') })
+  assert.is(r.frames, 3)
+})
+
+test('a crop that leaves nothing of an image is refused at asset.crop, not a fit or memory failure', async () => {
+  const src = await solidPng(join(dir, 'crop.png'), 16, 16, '#ff0000')
+  const e = await failureOf({ asset: { type: 'image', src, crop: { left: 0.5, right: 0.5 } } })
+  assert.is(e?.code, 'E_TIMELINE_INVALID', String(e))
+  assert.equal(e?.data?.issues, [
+    { path: 'timeline.tracks[0].clips[0].asset.crop', message: 'left + right must be below 1: nothing of the asset would be left' },
+  ])
+})
+
 test('a schema without `type` still renders its clip', async () => {
   assert.is(await failureOf({ asset: { type: 'untyped', colour: 'red' } }), undefined)
 })

@@ -41,6 +41,22 @@ bounds('every real edit of the compat corpus is within the default limits', () =
   assert.ok(checked >= Math.min(corpus.length, existsSync(SHARED) ? 100 : 2), `${checked} of ${corpus.length} edits checked`)
 })
 
+bounds('the picture a render writes is held to the pixel limit too, scaleTo included', () => {
+  const renderer = createRenderer()
+  const small = { ...DEFAULT_LIMITS, pixels: 1920 * 1080 }
+  const edit = (output: object) =>
+    renderer.validate({
+      timeline: { tracks: [{ clips: [{ asset: { type: 'title', text: 'x' }, start: 0, length: 1 }] }] },
+      output: { format: 'mp4', ...output },
+    }).edit
+  checkLimits(edit({ size: { width: 1280, height: 720 }, scaleTo: '1080' }), small, false)
+  assert.throws(
+    () => checkLimits(edit({ size: { width: 1280, height: 720 }, scaleTo: '4k' }), small, false),
+    /output: 3840x2160 output exceeds the limit of 2073600 pixels/,
+  )
+  assert.throws(() => checkLimits(edit({ resolution: 'hd', scaleTo: '4k' }), small, false), /3840x2160/)
+})
+
 bounds('a merge bomb is refused from its placeholders, before it is built', () => {
   const placeholders = Array.from({ length: 50_000 }, () => '{{ V }}').join('')
   const body = {

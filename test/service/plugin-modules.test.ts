@@ -20,6 +20,7 @@ for (const [file, why] of [
   ['throws-on-import.mjs', /throws-on-import\.mjs.*could not be loaded: module init boom/],
   ['not-a-plugin.mjs', /not-a-plugin\.mjs: .*unknown plugin kind "undefined"/],
   ['clashes.mjs', /clashes\.mjs: duplicate effect plugin "zoomIn"/],
+  ['empty.mjs', /empty\.mjs exports an empty list: no plugin/],
 ] as const) {
   test(`${file}: the start stops naming the module`, async () => {
     try {

@@ -1,3 +1,5 @@
+// What a plugin answers to the plan, checked where it answers (a prepared asset, a fit's size): anything unusable
+// fails as that plugin's, naming it, not as a bare TypeError or a clip drawn nowhere later.
 import { pluginError } from '../errors.js'
 import type { PreparedAsset, Size } from '../plugin.js'
 
@@ -18,4 +20,11 @@ export function checkedPrepared(asset: unknown, plugin: string, path: string): P
     new Error('answered no prepared asset (an object whose `size` is null for sound, else a positive width and height)'),
     path,
   )
+}
+
+/** A fit's answer, if it is a size: a NaN or negative one would draw the clip nowhere without a word. */
+export function sized(size: Size): Size {
+  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0
+  if (size && ok(size.width) && ok(size.height)) return size
+  throw new Error(`answered no size (a finite width and height, 0 or more): ${JSON.stringify(size)}`)
 }
