@@ -89,7 +89,7 @@ export function validateEdit(input: unknown, known: KnownNames, opts: ValidateOp
   // 3. Each asset against the schema of its type; each motion/look name against what is known.
   const assets = new Map<string, ParsedAsset>()
   forEachClip(candidate, (clip, path) => {
-    checkAsset(clip.asset, `${path}.asset`, known, issues, assets)
+    checkAsset(clip.asset, `${path}.asset`, known, issues, assets, open)
     checkNames(clip, path, known, issues, open)
   })
 
@@ -134,7 +134,7 @@ function forEachClip(edit: Record<string, unknown>, fn: (clip: LooseClip, path: 
   })
 }
 
-function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Issue[], out: Map<string, ParsedAsset>) {
+function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Issue[], out: Map<string, ParsedAsset>, open: readonly string[]) {
   if (!asset || typeof asset !== 'object' || typeof (asset as { type?: unknown }).type !== 'string') return // reported by step 2
   const type = (asset as { type: string }).type
   const schema = known.assetSchema(type)
@@ -153,18 +153,21 @@ function checkAsset(asset: unknown, path: string, known: KnownNames, issues: Iss
   if (!result.success) return void issues.push(...toIssues(result.issues, path))
   const parsed = result.output as ParsedAsset
   out.set(path.slice(0, -'.asset'.length), parsed.type === undefined ? ({ ...parsed, type } as ParsedAsset) : parsed)
-  checkCrop(parsed, path, issues)
+  checkCrop(parsed, path, issues, open)
 }
 
 /** A crop must leave some of the asset: left + right and top + bottom below 1 (each side alone is 0–1 by the schema). */
-function checkCrop(asset: ParsedAsset, path: string, issues: Issue[]) {
+function checkCrop(asset: ParsedAsset, path: string, issues: Issue[], open: readonly string[]) {
   const crop = (asset as { crop?: { left?: number; right?: number; top?: number; bottom?: number } }).crop
   if (!crop) return
+  // A template's placeholder stands for any value of its side: that pair is checked once merged.
+  const held = (side: string) => open.includes(`${path}.crop.${side}`)
   for (const [a, b] of [
     ['left', 'right'],
     ['top', 'bottom'],
   ] as const)
-    if ((crop[a] ?? 0) + (crop[b] ?? 0) >= 1) issues.push({ path: `${path}.crop`, message: `${a} + ${b} must be below 1: nothing of the asset would be left` })
+    if (!held(a) && !held(b) && (crop[a] ?? 0) + (crop[b] ?? 0) >= 1)
+      issues.push({ path: `${path}.crop`, message: `${a} + ${b} must be below 1: nothing of the asset would be left` })
 }
 
 function checkNames(clip: LooseClip, path: string, known: KnownNames, issues: Issue[], open: readonly string[]) {
