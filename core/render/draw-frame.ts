@@ -3,7 +3,7 @@ import { hookError } from '../plugin-driver.js'
 import type { RenderPlan } from '../plan/plan.js'
 import type { LayerMotion, LayerPlan } from '../plan/layers.js'
 import type { Affine } from './affine.js'
-import { resetState } from './layer-state.js'
+import { finiteState, LAYER_STATE_KEYS, resetState } from './layer-state.js'
 import { layerMatrix, neutralState } from './layout.js'
 import type { DrawCall } from './painter.js'
 import type { LiveLayer } from './scheduler.js'
@@ -119,12 +119,19 @@ export function evaluate(layer: LayerPlan, t: number, s: LayerState): void {
   if (tout && t > layer.length - tout.duration) apply(tout, s, clamp01((t - (layer.length - tout.duration)) / tout.duration))
 }
 
-/** HOT: a transition's or effect's `apply`; what it throws names the plugin and the clip. */
+/**
+ * HOT: a transition's or effect's `apply`; what it throws names the plugin and the clip. A state it leaves not a
+ * finite number (a NaN opacity was drawn fully opaque, a NaN zoom nowhere) fails the same way: one sum a call.
+ */
 function apply(m: LayerMotion, s: LayerState, progress: number): void {
   try {
     m.motion.apply(s, progress)
   } catch (e) {
     throw hookError(m.plugin, 'apply', m.path, e)
+  }
+  if (!finiteState(s)) {
+    const field = LAYER_STATE_KEYS.find((k) => !Number.isFinite(s[k]))
+    throw hookError(m.plugin, 'apply', m.path, new Error(`left ${field} ${s[field!]} at progress ${progress.toFixed(3)}: a finite number is needed`))
   }
 }
 

@@ -55,6 +55,9 @@ export const writeKey = generate('key, at, id, s', (k, f) => `key[at + ${1 + f}]
   s: LayerState,
 ) => void
 
+/** Whether every field of `s` is a finite number (their sum is: NaN or ±∞ in any field makes it not). HOT. */
+export const finiteState = new Function('s', `return Number.isFinite(${LAYER_STATE_KEYS.map((k) => `s.${k}`).join(' + ')})`) as (s: LayerState) => boolean
+
 /** Whether two keys hold the same layer in the same state at `at`. */
 export function sameKey(a: Float64Array, b: Float64Array, at: number): boolean {
   for (let f = at; f < at + KEY_FIELDS; f++) if (a[f] !== b[f]) return false

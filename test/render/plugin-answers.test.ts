@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as v from 'valibot'
-import { createRenderer, defineAssetPlugin, defineFitPlugin, RenderError } from '../../index.js'
+import { createRenderer, defineAssetPlugin, defineEffectPlugin, defineFitPlugin, defineTransitionPlugin, RenderError } from '../../index.js'
 import { solidPng, tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
 
@@ -72,7 +72,18 @@ const badPixels = defineAssetPlugin({
     }) as never,
 })
 const nanFit = defineFitPlugin({ kind: 'fit', name: 'nanfit', fit: () => ({ width: Number.NaN, height: -5 }) })
-const more = createRenderer({ plugins: [noType, badPixels, nanFit], cacheDir: join(dir, 'cache-more') })
+const nanFade = defineTransitionPlugin({
+  kind: 'transition',
+  name: 'nanfade',
+  durations: { '': 1 },
+  compile: () => ({ apply: (layer, p) => void (layer.opacity *= p > 0.5 ? Number.NaN : p) }),
+})
+const infiniteZoom = defineEffectPlugin({
+  kind: 'effect',
+  name: 'infinite',
+  compile: () => ({ apply: (layer) => void (layer.zoom = Number.POSITIVE_INFINITY) }),
+})
+const more = createRenderer({ plugins: [noType, badPixels, nanFit, nanFade, infiniteZoom], cacheDir: join(dir, 'cache-more') })
 const failureOf = async (clip: object) => {
   try {
     await more.render(edit([{ start: 0, length: 0.2, ...clip }], { fps: 12 }), { out: join(dir, 'more.mp4') })
@@ -112,6 +123,14 @@ test('a schema without `type` still renders its clip', async () => {
 test('a `pixels` hook that throws is named as such', async () => {
   const e = await failureOf({ asset: { type: 'badpixels' } })
   assert.match(String(e?.message), /^timeline\.tracks\[0\]\.clips\[0\]\.asset: \[asset:badpixels\] pixels: no pixels today/)
+})
+
+test('a transition or effect leaving a state that is not a finite number is its failure, naming the field', async () => {
+  const src = await solidPng(join(dir, 'motion.png'), 16, 16, '#ff0000')
+  const fading = await failureOf({ asset: { type: 'image', src }, length: 2, transition: { in: 'nanfade' } })
+  assert.match(String(fading?.message), /\.transition\.in: \[transition:nanfade\] apply: left opacity NaN at progress 0\.5\d*/)
+  const zooming = await failureOf({ asset: { type: 'image', src }, effect: 'infinite' })
+  assert.match(String(zooming?.message), /\.effect: \[effect:infinite\] apply: left zoom Infinity at progress/)
 })
 
 test("a fit answering NaN is the fit's failure", async () => {
