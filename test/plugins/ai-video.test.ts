@@ -163,9 +163,11 @@ runway('a task that never finishes times out and is cancelled upstream; an abort
   const fake = await fakeRunway({ pendingPolls: Infinity })
   const p = runwayVideoProvider({ apiKey: 'key_test_runway', baseUrl: fake.url, pollIntervalMs: 5, maxWaitMs: 150 })
   await fails(p.run(req(), ctx), 'E_PROVIDER_TIMEOUT', /runway: task [\w-]+ not finished after 0\.15 s/)
+  // The abort with a wait of its own far off: a loaded machine's stalled timers cannot let the time-out win.
+  const patient = runwayVideoProvider({ apiKey: 'key_test_runway', baseUrl: fake.url, pollIntervalMs: 5, maxWaitMs: 60_000 })
   const abort = new AbortController()
   setTimeout(() => abort.abort(), 100)
-  await fails(p.run(req(), { signal: abort.signal, workDir: dir }), 'E_CANCELLED', /cancelled/)
+  await fails(patient.run(req(), { signal: abort.signal, workDir: dir }), 'E_CANCELLED', /cancelled/)
   // The cancel is sent without waiting for it: give it a moment to arrive.
   const deletes = () => fake.requests.filter((r) => r.method === 'DELETE').length
   for (let i = 0; i < 40 && deletes() < 2; i++) await new Promise((r) => setTimeout(r, 50))

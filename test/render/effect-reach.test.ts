@@ -91,13 +91,16 @@ test("a clip's own scale multiplies it; never above the still's own size", async
   assert.equal(needs[1], { width: 4000, height: 3000 })
 })
 
-test('a zoom that is not a finite number sizes nothing: the clip renders, its still decoded for 1.7×', async () => {
+test('a zoom that is not a finite number sizes nothing: the still is decoded for 1.7×, the frame names the effect', async () => {
   needs.length = 0
-  const { result } = await renderAndDecode(edit([{ asset: { type: 'recorded', src }, start: 0, length: 1, effect: 'slip' }], { fps: 12 }), {
-    plugins: [recorded, slip],
-  })
-  assert.is(result.frames, 12)
-  assert.ok(Math.abs(needs[0]!.width - 320 * 1.7) <= 1, `${needs[0]!.width}`)
+  try {
+    await renderAndDecode(edit([{ asset: { type: 'recorded', src }, start: 0, length: 1, effect: 'slip' }], { fps: 12 }), { plugins: [recorded, slip] })
+    assert.unreachable()
+  } catch (e) {
+    // Sized at plan time without the NaN; the frame where the zoom is NaN fails as the effect's apply.
+    assert.ok(Math.abs(needs[0]!.width - 320 * 1.7) <= 1, `${needs[0]!.width}`)
+    assert.match((e as Error).message, /\[effect:slip\] apply: left zoom NaN/)
+  }
 })
 
 test.run()
