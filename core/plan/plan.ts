@@ -291,20 +291,14 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
 function frameRange(output: ValidEdit['output'], fps: number, timelineDuration: number, takes: OutputPlugin['takes']): { firstFrame: number; frames: number } {
   const total = Math.max(1, Math.round(timelineDuration * fps))
   const start = output.range?.start ?? 0
+  const refused = (path: string, message: string) => new RenderError('E_TIMELINE_INVALID', `${path} ${message}`, { issues: [{ path, message }] })
   // A video or sound from past the end would be one frame of the end: refused (a still takes the last frame).
-  if (takes !== 'still' && start >= timelineDuration) {
-    const message = `is past the end of the ${timelineDuration.toFixed(2)} s timeline`
-    throw new RenderError('E_TIMELINE_INVALID', `output.range.start ${message}`, { issues: [{ path: 'output.range.start', message }] })
-  }
+  if (takes !== 'still' && start >= timelineDuration) throw refused('output.range.start', `is past the end of the ${timelineDuration.toFixed(2)} s timeline`)
   const firstFrame = Math.min(total - 1, Math.max(0, Math.round(start * fps)))
   if (takes === 'still') return { firstFrame, frames: 1 }
   const length = output.range?.length
   const last = length !== undefined ? Math.min(total, firstFrame + Math.round(length * fps)) : total
-  if (last <= firstFrame) {
-    throw new RenderError('E_TIMELINE_INVALID', `output.range selects no frames of the ${timelineDuration.toFixed(2)} s timeline`, {
-      issues: [{ path: 'output.range', message: `selects no frames of the ${timelineDuration.toFixed(2)} s timeline` }],
-    })
-  }
+  if (last <= firstFrame) throw refused('output.range', `selects no frames of the ${timelineDuration.toFixed(2)} s timeline`)
   return { firstFrame, frames: last - firstFrame }
 }
 

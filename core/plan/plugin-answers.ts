@@ -10,7 +10,7 @@ import type { PreparedAsset, Size } from '../plugin.js'
  */
 export function checkedPrepared(asset: unknown, plugin: string, path: string): PreparedAsset {
   const size = (asset as { size?: unknown } | undefined)?.size
-  const drawable = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n > 0
+  const drawable = (n: unknown) => finite(n) && n > 0
   if (asset && typeof asset === 'object' && (size === null || (size && drawable((size as Size).width) && drawable((size as Size).height))))
     return asset as PreparedAsset
   throw pluginError(
@@ -24,7 +24,8 @@ export function checkedPrepared(asset: unknown, plugin: string, path: string): P
 
 /** A fit's answer, if it is a size: a NaN or negative one would draw the clip nowhere without a word. */
 export function sized(size: Size): Size {
-  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0
-  if (size && ok(size.width) && ok(size.height)) return size
+  if (size && finite(size.width) && size.width >= 0 && finite(size.height) && size.height >= 0) return size
   throw new Error(`answered no size (a finite width and height, 0 or more): ${JSON.stringify(size)}`)
 }
+
+const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n)

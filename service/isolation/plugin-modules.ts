@@ -12,6 +12,7 @@ import { builtinPlugins } from '../../plugins/index.js'
  */
 export async function loadPluginModules(modules: readonly string[] = []): Promise<Plugin[]> {
   const plugins: Plugin[] = []
+  if (!modules.length) return plugins
   // The built-in plugins as the service registers them (its configured vendors and local AI engines too).
   const builtins = builtinPlugins()
   for (const m of modules) {

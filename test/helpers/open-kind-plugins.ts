@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { createCanvas, ImageData } from '@napi-rs/canvas'
-import { defineFitPlugin, defineOutputPlugin, defineProviderPlugin } from '../../core/index.js'
+import { defineFitPlugin, defineOutputPlugin, defineProviderPlugin, type ImageRequest } from '../../core/index.js'
 
 /**
  * Plugins of the kinds that were once closed, loaded as a plugin module (`pluginModules`, `REELFORGE_PLUGINS`):
@@ -32,22 +32,28 @@ export const avif = defineOutputPlugin({
 
 export const half = defineFitPlugin({ kind: 'fit', name: 'half', fit: (_src, box) => ({ width: box.width / 2, height: box.height / 2 }) })
 
-/** Requests `greenCard` was asked for, in this process. */
-export const greenCardCalls: string[] = []
+/**
+ * An image provider of the operator's own for `flux`: a flat `colour` picture of the asked size, each request
+ * handed to `asked` first.
+ */
+export function flatImageProvider(name: string, colour: string, asked: (request: ImageRequest) => void) {
+  return defineProviderPlugin({
+    kind: 'provider',
+    name,
+    models: ['flux'],
+    async generate(request) {
+      asked(request)
+      const canvas = createCanvas(request.width, request.height)
+      const g = canvas.getContext('2d')
+      g.fillStyle = colour
+      g.fillRect(0, 0, request.width, request.height)
+      return { data: await canvas.encode('png'), mime: 'image/png', provider: name, upstreamModel: name }
+    },
+  })
+}
 
-/** An image provider of the operator's own for `flux`: a flat green picture of the asked size. */
-export const greenCard = defineProviderPlugin({
-  kind: 'provider',
-  name: 'greencard',
-  models: ['flux'],
-  async generate(request) {
-    greenCardCalls.push(request.prompt)
-    const canvas = createCanvas(request.width, request.height)
-    const g = canvas.getContext('2d')
-    g.fillStyle = '#00ff00'
-    g.fillRect(0, 0, request.width, request.height)
-    return { data: await canvas.encode('png'), mime: 'image/png', provider: 'greencard', upstreamModel: 'green' }
-  },
-})
+/** Prompts `greenCard` was asked for, in this process. */
+export const greenCardCalls: string[] = []
+export const greenCard = flatImageProvider('greencard', '#00ff00', (request) => greenCardCalls.push(request.prompt))
 
 export default [avif, half, greenCard]

@@ -1,11 +1,9 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createCanvas } from '@napi-rs/canvas'
-import { defineProviderPlugin } from '../../index.js'
 import { near, pixel } from '../helpers/frames.js'
 import { tempDir } from '../helpers/media.js'
-import { greenCard, greenCardCalls } from '../helpers/open-kind-plugins.js'
+import { flatImageProvider, greenCard, greenCardCalls } from '../helpers/open-kind-plugins.js'
 import { edit, renderAndDecode } from '../helpers/render.js'
 
 // An image provider is a plugin like any other: passed in `plugins`, it serves its models ahead of the sandbox
@@ -25,20 +23,7 @@ test("a provider in `plugins` draws its model's images, not the sandbox", async 
 
 test("the caller's plugin ahead of configured vendors; among those, the first listed", async () => {
   const asked: string[] = []
-  const flat = (name: string, colour: string) =>
-    defineProviderPlugin({
-      kind: 'provider',
-      name,
-      models: ['flux'],
-      async generate(request) {
-        asked.push(name)
-        const canvas = createCanvas(request.width, request.height)
-        const g = canvas.getContext('2d')
-        g.fillStyle = colour
-        g.fillRect(0, 0, request.width, request.height)
-        return { data: await canvas.encode('png'), mime: 'image/png', provider: name, upstreamModel: name }
-      },
-    })
+  const flat = (name: string, colour: string) => flatImageProvider(name, colour, () => asked.push(name))
   const [primary, fallback] = [flat('primary', '#ff0000'), flat('fallback', '#0000ff')]
   await renderAndDecode(prompted, { providers: [primary, fallback], cacheDir: join(dir, 'cache-order') })
   greenCardCalls.length = 0
