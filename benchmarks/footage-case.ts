@@ -42,7 +42,8 @@ const STEPS: [string, NodeJS.ProcessEnv][] = [
   ['before: RGBA to swscale, every frame drawn with GL', { REELFORGE_CPU_YUV: 'off', REELFORGE_DIRECT_FRAMES: 'off' }],
   ['+ I420 packed in WebAssembly', { REELFORGE_DIRECT_FRAMES: 'off' }],
   ['+ frames a layer covers made around the GPU', { REELFORGE_DECODED_I420: 'off' }],
-  ['+ BT.709 clips decoded to I420, converted in the cache', {}],
+  ['+ BT.709 clips decoded to I420, converted in the cache', { REELFORGE_FADED_I420: 'off' }],
+  ['+ fading clips faded on their way to I420', {}],
   // Every row above runs as `serve` and `worker` run renders; the CLI and the library render in the user's own
   // process, where glibc's mmap threshold is whatever the user's environment says (its ffmpegs still get it).
   ['the same in a process without the malloc setting (the CLI, the library)', { MALLOC_MMAP_THRESHOLD_: undefined }],

@@ -153,6 +153,13 @@ export interface FrameSource {
    * is; times never decrease across `frame`, `pixels` and `i420`.
    */
   i420?(t: number): Uint8Array | null | Promise<Uint8Array | null>
+  /**
+   * HOT, optional, as `i420`: the frame at `opacity` (0..1) over a constant `background` (premultiplied RGBA 0..1)
+   * — what packing `pixels(t)` so blended gives (each channel (c·o + bg·(256 − o) + 128) >> 8, o the opacity in
+   * 256ths), within rounding: a frame a clip fading in or out covers alone, over the timeline's background. Asked
+   * as `i420` is; null or another size and the frame loop blends `pixels(t)` itself.
+   */
+  i420Over?(t: number, opacity: number, background: readonly number[]): Uint8Array | null | Promise<Uint8Array | null>
   /** Every pixel `pixels` gives is opaque (alpha 255): such a source can be the frame's base. */
   readonly opaque?: boolean
   /**

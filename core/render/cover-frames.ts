@@ -3,7 +3,7 @@ import { parseColor } from '../plan/color.js'
 import type { LayerPlan } from '../plan/layers.js'
 import type { RenderPlan } from '../plan/plan.js'
 import type { Affine } from './affine.js'
-import { coverOf, decodedI420, directFrames, overlayOf } from './cover.js'
+import { coverOf, decodedI420, directFrames, fadedI420, overlayOf } from './cover.js'
 import { blendOver } from './cpu-over.js'
 import { createCpuWarp } from './cpu-warp.js'
 import { askSource } from './draw-frame.js'
@@ -33,6 +33,8 @@ export class CoverFrames {
   private readonly enabled: boolean
   /** Whether a frame a source covers exactly can go to the sink as I420 the source made (packed output). */
   readonly takesI420: boolean
+  /** Whether a fading clip's frame over the background can come from its source as I420 (`i420Over`). */
+  private readonly fadesI420: boolean
   private readonly matrix: Affine = [0, 0, 0, 0, 0, 0]
   private readonly background: [number, number, number, number]
   private readonly overlays: Overlay[] = []
@@ -41,7 +43,9 @@ export class CoverFrames {
   /** The background as an RGBA frame, made once. */
   private ground: Uint8Array | undefined
   private cover = -1
-  private kind: 'exact' | 'scaled' | undefined
+  private kind: 'exact' | 'faded' | 'scaled' | undefined
+  /** `i420Over`'s opacity and background for a fading cover. */
+  private readonly over: { opacity: number; background: readonly number[] }
   private opacity = 1
   private visible = 0
   private below = 0
@@ -55,7 +59,9 @@ export class CoverFrames {
     // agree pixel for pixel (service/previews); the CPU's ways differ from GL's by a level here and there.
     this.enabled = this.take !== undefined && directFrames() && plan.output.takes !== 'still'
     this.takesI420 = this.enabled && plan.yuv !== undefined && decodedI420()
+    this.fadesI420 = this.takesI420 && fadedI420()
     this.background = parseColor(plan.edit.timeline.background ?? '#000000')
+    this.over = { opacity: 1, background: this.background }
   }
 
   /** A new frame: no layer seen yet, the background its cover so far. */
@@ -104,9 +110,12 @@ export class CoverFrames {
     if (!this.enabled || !this.blendable || (this.cover >= 0 && this.opacity < 1 && this.below > 0)) return undefined
     if (this.cover < 0) return this.finish(this.groundFrame(), t, acquire)
     const { layer, source } = live[this.cover]!
-    if (this.kind === 'exact' && !this.above && source.i420 && this.takesI420) {
-      // A decoded clip's I420, as the encoder takes it: no 8 MB RGBA frame from the decoder or into the packer.
-      const pending = askSource(layer, source, 'i420', t - layer.start)
+    if (!this.above && this.takesI420 && (this.kind === 'exact' ? source.i420 : this.kind === 'faded' && this.fadesI420 && source.i420Over)) {
+      // A decoded clip's I420, as the encoder takes it (faded over the background on the way, for a fade): no 8 MB
+      // RGBA frame from the decoder or into the packer.
+      this.over.opacity = this.opacity
+      const pending =
+        this.kind === 'exact' ? askSource(layer, source, 'i420', t - layer.start) : askSource(layer, source, 'i420Over', t - layer.start, this.over)
       const i420 = pending instanceof Promise ? await pending : pending
       if (i420 && i420.length === this.plan.yuv!.bytes) {
         const buffer = await acquire()
@@ -123,7 +132,7 @@ export class CoverFrames {
       // The decoder's own buffer: blended over, a copy.
       rgba = this.above ? (this.scratch ??= new Uint8Array(pixels.length)) : pixels
       if (this.above) rgba.set(pixels)
-    } else if (pixels && this.kind === 'scaled' && pixels.length === layer.need.width * layer.need.height * 4) {
+    } else if (pixels && this.kind !== 'exact' && pixels.length === layer.need.width * layer.need.height * 4) {
       this.warp ??= createCpuWarp(frame)
       const call = {
         pixels,

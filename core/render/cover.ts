@@ -11,19 +11,19 @@ import { texelExact, type DrawCall } from './painter.js'
  * (`FrameSource.pixels`), if it does: unrotated, unskewed, uncropped by a reveal, with no filter, wipe, luma
  * matte, bleed or GLSL transition, over the whole frame. `exact`: placed at the origin at the frame's size,
  * fully opaque — drawn, it reproduces its pixels exactly (NEAREST sampling, no blending), so they go on as they
- * are. `scaled`: any other axis-aligned placement that still covers every pixel (a Ken Burns still) — drawn on
- * the CPU (cpu-warp.ts); its opacity shows the background, so the caller takes it only when nothing else is
+ * are. `faded`: so placed but translucent (a clip fading in or out) — blended over the background on the CPU.
+ * `scaled`: any other axis-aligned placement that still covers every pixel (a Ken Burns still) — drawn on the CPU
+ * (cpu-warp.ts). Translucent, either shows the background, so the caller takes it only when nothing else is
  * visible under it or it is opaque. Undefined: draw it. Leaves the layer's matrix in `scratch`. HOT: no allocation.
  */
-export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, scratch: Affine): 'exact' | 'scaled' | undefined {
+export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size, scratch: Affine): 'exact' | 'faded' | 'scaled' | undefined {
   if (!plain(layer, s) || layer.hold || !unit(layer.quad)) return undefined
   if (layer.need.width < 2 || layer.need.height < 2) return undefined
   const m = layerMatrix(frame, layer.fitted, layer.position, s, scratch)
   if (m[1] !== 0 || m[2] !== 0 || m[0] <= 0 || m[3] <= 0) return undefined
   if (m[4] > 1e-6 || m[5] > 1e-6 || m[4] + m[0] < frame.width - 1e-6 || m[5] + m[3] < frame.height - 1e-6) return undefined
   if (glslTransition(layer, t) !== undefined) return undefined
-  const exact =
-    s.opacity >= 1 &&
+  const placed =
     unit(layer.uv) &&
     layer.need.width === frame.width &&
     layer.need.height === frame.height &&
@@ -31,7 +31,7 @@ export function coverOf(layer: LayerPlan, s: LayerState, t: number, frame: Size,
     near(m[3], frame.height) &&
     near(m[4], 0) &&
     near(m[5], 0)
-  return exact ? 'exact' : 'scaled'
+  return placed ? (s.opacity >= 1 ? 'exact' : 'faded') : 'scaled'
 }
 
 /**
@@ -62,3 +62,6 @@ export const directFrames = () => process.env.REELFORGE_DIRECT_FRAMES !== 'off'
 
 /** BT.709 clips decode to I420 where frames are packed on the CPU (`REELFORGE_DECODED_I420=off`: RGBA, to compare). */
 export const decodedI420 = () => process.env.REELFORGE_DECODED_I420 !== 'off'
+
+/** A clip fading over the background faded on its way to I420 (`REELFORGE_FADED_I420=off`: blended as RGBA, to compare). */
+export const fadedI420 = () => process.env.REELFORGE_FADED_I420 !== 'off'

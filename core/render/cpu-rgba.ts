@@ -6,7 +6,11 @@ import { wasmInstance } from './wasm.js'
 /** i420-to-rgba.wat's export: the planes at `y`, `u` and `v` into the RGBA frame at `dst`. */
 type I420Unpack = { unpack(y: number, u: number, v: number, dst: number, w: number, h: number): void }
 /** i420-through.wat's export: the planes at `y`, `u` and `v` through RGB into the planes at `dy`, `du` and `dv`. */
-type I420Through = { through(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number): void }
+type I420Through = {
+  through(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number): void
+  /** `through` at an opacity over a background (the constants at `k`). */
+  fade(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number, k: number): void
+}
 
 /** Converts I420 frames of one size (BT.709, TV range) to opaque RGBA in WebAssembly SIMD (i420-to-rgba.wat). */
 export interface RgbaConverter {
@@ -19,6 +23,11 @@ export interface RgbaConverter {
    * instead, such footage encoded 11 % larger files (see benchmarks/README.md, "Footage like users'").
    */
   throughRgba(i420: Uint8Array): Uint8Array
+  /**
+   * `throughRgba` with the picture at `opacity` (0..1) over `background` (premultiplied RGBA 0..1) between the two:
+   * the bytes of converting it, warping it at one texel a pixel with that opacity (cpu-warp.ts) and packing it.
+   */
+  fadeThroughRgba(i420: Uint8Array, opacity: number, background: readonly number[]): Uint8Array
 }
 
 /**
@@ -28,13 +37,15 @@ export interface RgbaConverter {
  */
 export function createRgbaConverter(width: number, height: number): RgbaConverter | undefined {
   if (!i420Fits(width, height)) return undefined
-  // Layout: the I420 frame, the RGBA frame, the I420 frame through RGB.
+  // Layout: the I420 frame, the RGBA frame, the I420 frame through RGB, the fade's constants.
   const into = i420Planes(width, height)
   const rgbaAt = into.bytes
   const back = i420Planes(width, height, rgbaAt + width * height * 4)
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((back.y + back.bytes) / 65536) })
+  const k = Math.ceil((back.y + back.bytes) / 16) * 16
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((k + 64) / 65536) })
   const { unpack } = wasmInstance<I420Unpack>(I420_TO_RGBA_WASM, memory)
-  const { through } = wasmInstance<I420Through>(I420_THROUGH_WASM, memory)
+  const { through, fade } = wasmInstance<I420Through>(I420_THROUGH_WASM, memory)
+  const constants = new Uint16Array(memory.buffer, k, 32)
   const yuv = new Uint8Array(memory.buffer, into.y, into.bytes)
   const rgba = new Uint8Array(memory.buffer, rgbaAt, width * height * 4)
   const packed = new Uint8Array(memory.buffer, back.y, back.bytes)
@@ -47,6 +58,15 @@ export function createRgbaConverter(width: number, height: number): RgbaConverte
     throughRgba(i420) {
       yuv.set(i420)
       through(into.y, into.u, into.v, back.y, back.u, back.v, width, height)
+      return packed
+    },
+    fadeThroughRgba(i420, opacity, background) {
+      yuv.set(i420)
+      // The warp's numbers (warp-workspace.ts): opacity in 256ths, each channel's background term rounded the same way.
+      const o = Math.round(Math.min(1, Math.max(0, opacity)) * 256)
+      constants.fill(o, 0, 8)
+      for (let ch = 0; ch < 3; ch++) constants.fill(Math.round(background[ch]! * 255) * (256 - o) + 128, 8 + ch * 8, 16 + ch * 8)
+      fade(into.y, into.u, into.v, back.y, back.u, back.v, width, height, k)
       return packed
     },
   }

@@ -141,18 +141,27 @@ function frameOf(layer: LayerPlan, source: FrameSource, t: number): ReturnType<F
 }
 
 /**
- * HOT: the layer's source asked for `frame(t)`, `pixels(t)` or `i420(t)` (which it has), with what that throws or rejects
+ * HOT: the layer's source asked for `frame(t)`, `pixels(t)`, `i420(t)` or `i420Over(t, …)` (which it has), with what that throws or rejects
  * with named as the clip's asset `frame` hook's error. No allocation.
  */
-export function askSource<M extends 'frame' | 'pixels' | 'i420'>(
+export function askSource<M extends 'frame' | 'pixels' | 'i420' | 'i420Over'>(
   layer: LayerPlan,
   source: FrameSource,
   method: M,
   t: number,
+  over?: { opacity: number; background: readonly number[] },
 ): ReturnType<NonNullable<FrameSource[M]>> {
   type Answer = ReturnType<NonNullable<FrameSource[M]>>
   try {
-    const pending = (method === 'frame' ? source.frame(t) : method === 'pixels' ? source.pixels!(t) : source.i420!(t)) as Answer
+    const pending = (
+      method === 'frame'
+        ? source.frame(t)
+        : method === 'pixels'
+          ? source.pixels!(t)
+          : method === 'i420'
+            ? source.i420!(t)
+            : source.i420Over!(t, over!.opacity, over!.background)
+    ) as Answer
     if (!(pending instanceof Promise)) return pending
     return pending.catch((e: unknown) => {
       throw frameError(layer, method, e)
@@ -162,7 +171,7 @@ export function askSource<M extends 'frame' | 'pixels' | 'i420'>(
   }
 }
 
-/** A source's failure, named by the hook that failed (`frame`, `pixels`, `i420`). */
+/** A source's failure, named by the hook that failed (`frame`, `pixels`, `i420`, `i420Over`). */
 const frameError = (layer: LayerPlan, hook: string, e: unknown) => hookError({ kind: 'asset', name: layer.type }, hook, `${layer.path}.asset`, e)
 
 const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1))

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { BT709_TAGS, createRgbaConverter, runFfmpeg } from '../../core/index.js'
+import { createCpuWarp } from '../../core/render/cpu-warp.js'
 import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 import { KERNEL_SIZES, seededBytes } from '../helpers/seeded.js'
@@ -88,6 +89,29 @@ test('through RGBA and back in one pass: the very bytes of converting the frame 
     const whole = new Uint8Array(yuv.length)
     packer.convert(whole)
     assert.ok(Buffer.from(converter.throughRgba(yuv)).equals(Buffer.from(whole)), `${w}×${h}`)
+  }
+})
+
+test('fading through RGBA in one pass: the very bytes of converting, warping at one texel a pixel with the opacity, packing', () => {
+  // A clip fading in or out over the background with nothing over it goes this way (cover-frames.ts, decoded-source.ts).
+  for (const [w, h] of KERNEL_SIZES) {
+    const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, seededBytes(w + h))
+    const converter = createRgbaConverter(w, h)!
+    const frame = { width: w, height: h }
+    for (const [opacity, background] of [
+      [0.37, [0.2, 0.4, 0.6, 1]],
+      [0.999, [1, 0, 0.5, 1]],
+      [0.002, [0, 0, 0, 1]],
+      [0, [0.48, 0.24, 0.57, 0.5]],
+      [1, [0.1, 0.1, 0.1, 1]],
+    ] as const) {
+      const call = { pixels: converter.convert(yuv), refilled: true, size: frame, matrix: [w, 0, 0, h, 0, 0], uv: [0, 0, 1, 1], opacity, background } as const
+      const packer = createI420Converter(w, h)!
+      packer.rgba.set(createCpuWarp(frame).draw({ ...call, matrix: [...call.matrix] }))
+      const whole = new Uint8Array(yuv.length)
+      packer.convert(whole)
+      assert.ok(Buffer.from(converter.fadeThroughRgba(yuv, opacity, background)).equals(Buffer.from(whole)), `${w}×${h} at ${opacity}`)
+    }
   }
 })
 

@@ -83,6 +83,28 @@ test('a BT.709 clip decodes to I420; every frame, unchanged, faded or titled, wi
   assert.ok(worst <= SWSCALE, `every frame within ${SWSCALE} levels of the RGBA way, worst ${worst}`)
 })
 
+test('a clip fading over the background, faded on its way to I420: the very frames of blending it as RGBA', async () => {
+  // The fades (decoded-source.ts `i420Over`, i420-through.wat `fade`) against REELFORGE_FADED_I420=off: converted
+  // to RGBA, warped at one texel a pixel with the opacity, packed. Over a colour whose bytes GL rounds from a float.
+  const clip = { asset: { type: 'video', src: tagged }, start: 0, length: 2, transition: { in: 'fade', out: 'fadeFast' } }
+  const e = edit([clip], { size, fps: 12, format: 'raw-i420' }, { background: '#7a3d91', tracks: [{ clips: [clip] }] })
+  const frames = async (way: string) => {
+    process.env.REELFORGE_FADED_I420 = way
+    try {
+      const out = join(dir, `fading-${way}.i420`)
+      assert.equal(await decoderFormats(renderer.render(e as never, { out })), ['yuv420p'], way)
+      return rawRenders.get(out)!
+    } finally {
+      delete process.env.REELFORGE_FADED_I420
+    }
+  }
+  const [faded, blended] = [await frames('on'), await frames('off')]
+  assert.is(faded.length, 24)
+  for (let i = 0; i < 24; i++) assert.ok(Buffer.from(faded[i]!).equals(Buffer.from(blended[i]!)), `frame ${i}`)
+  // Fading: the frames differ from one another (not the background alone, not the clip alone).
+  assert.not.ok(Buffer.from(faded[3]!).equals(Buffer.from(faded[12]!)))
+})
+
 test('noisy saturated footage encodes to the same size either way (within 3 %)', async () => {
   // Handed on as decoded, such footage grew files 11 % (its out-of-gamut noise kept): the I420 goes through RGBA.
   const noisy = await lavfi('mandelbrot=s=640x360:r=25,noise=alls=30:allf=t', join(dir, 'noisy.mp4'), ['-t', '1', ...x264, ...BT709_TAGS])

@@ -36,7 +36,8 @@ export function decodesToI420(stream: ProbedStream, need: Size, frame: Size, hin
 /**
  * A clip's frames from its decoder: `at(t)` is the decoder's frame index for clip-local time `t`. The texture is
  * made when GL first draws the clip (frames made around the GPU need none) and updated once per decoded frame;
- * an I420 decoder's frames are converted for GL and `pixels` once per frame, and for `i420` through RGBA and back.
+ * an I420 decoder's frames are converted for GL and `pixels` once per frame, and for `i420` through RGBA and back
+ * (for `i420Over`, faded on the way).
  */
 export function decodedSource(
   gpu: Gpu,
@@ -64,6 +65,8 @@ export function decodedSource(
     // (core/render/cover.ts); alpha is premultiplied for blending, so a clip with alpha is always drawn.
     pixels: decoded.alpha ? undefined : (t) => ask(t, asRgba),
     i420: decoded.i420 ? (t) => ask(t, throughRgba) : undefined,
+    // A fade's frames: each at its own opacity, so not kept per frame.
+    i420Over: decoded.i420 ? (t, opacity, background) => ask(t, (data) => convert().fadeThroughRgba(data, opacity, background)) : undefined,
     opaque: !decoded.alpha,
     close() {
       decoder.close()
