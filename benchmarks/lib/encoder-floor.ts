@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs'
-import { ffmpegArgs, frameProcessEnv, runFfmpeg } from '../../core/index.js'
+import { encoderProcessEnv, ffmpegArgs, runFfmpeg } from '../../core/index.js'
 import { x264Args } from '../../plugins/outputs/args.js'
 import { measure } from './measure.js'
 
@@ -8,7 +8,7 @@ import { measure } from './measure.js'
  * frames are decoded from the render's file into raw I420 on disk first (untimed; 3 MB a 1080p frame), so the
  * measured process only reads a file and encodes — no decoding, no conversion, no other process competing.
  * Every render must pay at least this; what the render tree spends beyond it is overhead. x264 runs as a render
- * runs it: the same arguments (quality `medium`, one frame thread a core) and malloc setting.
+ * runs it: the same arguments (quality `medium`, one frame thread a core) and malloc setting (`encoderProcessEnv`).
  */
 export async function encoderFloor(rendered: string, size: { width: number; height: number }, fps: number) {
   const raw = `${rendered}.i420`
@@ -25,7 +25,7 @@ export async function encoderFloor(rendered: string, size: { width: number; heig
         'mp4',
         out,
       ],
-      { env: frameProcessEnv() },
+      { env: encoderProcessEnv(size.width * size.height * 1.5) },
     )
     const cpu = [...run.cpuByRole.values()].reduce((a, b) => a + b, 0)
     return { wallMs: run.wallMs, cpu, peakPss: run.peakPss }

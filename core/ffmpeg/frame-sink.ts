@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { RenderError } from '../errors.js'
 import type { FrameSink, OutputSpec } from '../plugin.js'
 import { ffmpegArgs } from './args.js'
-import { frameProcessEnv } from './malloc-env.js'
+import { encoderProcessEnv } from './malloc-env.js'
 import { ffmpegReason, lastLines, removePartial, spawnFfmpeg } from './run.js'
 
 /**
@@ -19,9 +19,10 @@ export async function createFfmpegSink(spec: OutputSpec, outputArgs: string[], o
     : []
   const audio = spec.audio ? [...spec.audio.inputs.flat(), '-filter_complex', spec.audio.filter] : []
   const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...input, ...audio, ...outputArgs]
-  // The encoder maps its large blocks (malloc-env.ts): at 1080p it held ~35 MB less over the footage minute. Not
-  // the decoders: their frames would be mapped and unmapped one by one (measured: +1.3 CPU-s a 15 s clip).
-  const ff = spawnFfmpeg(args, { stdin: video, signal: spec.signal, env: frameProcessEnv() })
+  // The encoder keeps each frame's packet in its heap rather than mapping it afresh (malloc-env.ts): at 1080p 41
+  // CPU-s an output minute of page faults.
+  const frameBytes = spec.width * spec.height * (spec.pixelFormat === 'yuv420p' ? 1.5 : 4)
+  const ff = spawnFfmpeg(args, { stdin: video, signal: spec.signal, env: encoderProcessEnv(frameBytes) })
   let failure: Error | undefined
   const failed = (why: string) => (failure ??= new RenderError('E_OUTPUT_FAILED', describe(why)))
   // The two faults people meet: a full disk, and the encoder killed from outside (OOM killer, an operator).

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { encoderProcessEnv } from '../../core/ffmpeg/malloc-env.js'
 import { createRenderer, RenderError } from '../../index.js'
 import { IsolatedRenderer } from '../../service/isolation/isolated-renderer.js'
 import { childProcesses, groupProcesses } from '../helpers/children.js'
@@ -10,9 +11,10 @@ import { edit } from '../helpers/render.js'
 import { renderChildren, running } from '../helpers/processes.js'
 import { LOOPBACK, titleEdit } from '../helpers/service.js'
 
-// Render processes and encoders fix glibc's mmap threshold (core/ffmpeg/malloc-env.ts): without it glibc raises the
+// Render processes fix glibc's mmap threshold at 1 MB (core/ffmpeg/malloc-env.ts): without it glibc raises the
 // threshold to each large block freed, and freed frames and photos stay resident for the life of the process.
-// Decoders keep glibc's default: with the threshold they map and unmap every frame they write out.
+// Encoders fix it above two of their frames, so each frame's packet comes from the heap again rather than being
+// mapped, faulted in and unmapped. Decoders keep glibc's default: with 1 MB they map and unmap every frame.
 
 const dir = tempDir('reelforge-render-process-memory-')
 
@@ -41,7 +43,8 @@ test("a render process runs with MALLOC_MMAP_THRESHOLD_ at 1 MB unless the opera
   }
 })
 
-const THRESHOLD = 'MALLOC_MMAP_THRESHOLD_=1048576'
+/** A small frame's encoder: the least threshold, 4 MB, and the heap's top trimmed past twice that. */
+const ENCODER = ['MALLOC_MMAP_THRESHOLD_=4194304', 'MALLOC_TRIM_THRESHOLD_=8388608', 'MALLOC_ARENA_MAX=1']
 const encoderAndDecoders = (started: { cmd: string[]; env: string[] }[]) => {
   const ffmpegs = started.filter((p) => p.cmd[0]!.endsWith('ffmpeg'))
   const encoder = ffmpegs.filter((p) => p.cmd.includes('libx264'))
@@ -51,7 +54,7 @@ const encoderAndDecoders = (started: { cmd: string[]; env: string[] }[]) => {
   return { encoder: encoder[0]!, decoders }
 }
 
-test("a render process's encoder runs with it; its decoders do not (they would map every frame they write)", async () => {
+test("a render process's encoder runs with its own; its decoders with none (they would map every frame they write)", async () => {
   const clip = await lavfi('testsrc2=s=320x240:r=25:d=2', join(dir, 'clip.mp4'))
   const isolated = isolatedRenderer()
   try {
@@ -63,7 +66,7 @@ test("a render process's encoder runs with it; its decoders do not (they would m
     )
     const { encoder, decoders } = encoderAndDecoders(started)
     if (process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
-      assert.ok(encoder.env.includes(THRESHOLD))
+      for (const v of ENCODER) assert.ok(encoder.env.includes(v), v)
       for (const d of decoders)
         assert.not.ok(
           d.env.some((v) => v.startsWith('MALLOC_MMAP_THRESHOLD_=')),
@@ -75,7 +78,7 @@ test("a render process's encoder runs with it; its decoders do not (they would m
   }
 })
 
-test('the library and the CLI: the encoder gets it, the decoders keep the environment as it is (an own value wins)', async () => {
+test('the library and the CLI: the encoder gets its own, the decoders keep the environment as it is (an own value wins)', async () => {
   const clip = await lavfi('testsrc2=s=320x240:r=25:d=1', join(dir, 'clip1.mp4'))
   const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
   const render = (out: string) => renderer.render(edit([{ asset: { type: 'video', src: clip }, start: 0, length: 1 }]) as never, { out: join(dir, out) })
@@ -83,15 +86,30 @@ test('the library and the CLI: the encoder gets it, the decoders keep the enviro
   try {
     delete process.env.MALLOC_MMAP_THRESHOLD_
     const unset = encoderAndDecoders(await childProcesses(render('a.mp4')))
-    assert.ok(unset.encoder.env.includes(THRESHOLD))
+    for (const v of ENCODER) assert.ok(unset.encoder.env.includes(v), v)
     for (const d of unset.decoders) assert.not.ok(d.env.some((v) => v.startsWith('MALLOC_MMAP_THRESHOLD_=')))
-    process.env.MALLOC_MMAP_THRESHOLD_ = '4194304'
+    process.env.MALLOC_MMAP_THRESHOLD_ = '2097152'
     const set = encoderAndDecoders(await childProcesses(render('b.mp4')))
-    for (const p of [set.encoder, ...set.decoders]) assert.ok(p.env.includes('MALLOC_MMAP_THRESHOLD_=4194304'))
+    for (const p of [set.encoder, ...set.decoders]) assert.ok(p.env.includes('MALLOC_MMAP_THRESHOLD_=2097152'))
+    assert.not.ok(set.encoder.env.some((v) => v.startsWith('MALLOC_TRIM_THRESHOLD_=')))
   } finally {
     if (own === undefined) delete process.env.MALLOC_MMAP_THRESHOLD_
     else process.env.MALLOC_MMAP_THRESHOLD_ = own
   }
+})
+
+test("an encoder's threshold: above two of its frames (a 1080p I420 frame's 3 MB, a 4K RGBA frame's capped at glibc's 32 MB)", () => {
+  const env = (bytes: number) => {
+    const e = encoderProcessEnv(bytes, {})
+    return [Number(e.MALLOC_MMAP_THRESHOLD_), Number(e.MALLOC_TRIM_THRESHOLD_)]
+  }
+  assert.equal(env(320 * 180 * 1.5), [4 << 20, 8 << 20])
+  assert.equal(env(1920 * 1080 * 1.5), [1920 * 1080 * 3, 1920 * 1080 * 6])
+  assert.equal(env(3840 * 2160 * 4), [32 << 20, 64 << 20])
+  // The operator's own setting (either), or the render process's own threshold handed down: left as it is.
+  assert.equal(encoderProcessEnv(1e6, { MALLOC_TRIM_THRESHOLD_: '1' }), { MALLOC_TRIM_THRESHOLD_: '1' })
+  assert.equal(encoderProcessEnv(1e6, { MALLOC_MMAP_THRESHOLD_: '5' }), { MALLOC_MMAP_THRESHOLD_: '5' })
+  assert.equal(encoderProcessEnv(1e6, { MALLOC_ARENA_MAX: '4' }), { MALLOC_ARENA_MAX: '4' })
 })
 
 test.run()
