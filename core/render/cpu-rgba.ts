@@ -1,16 +1,14 @@
 import { i420Fits, i420Planes } from './cpu-yuv.js'
 import { I420_THROUGH_WASM } from './i420-through.wasm.js'
 import { I420_TO_RGBA_WASM } from './i420-to-rgba.wasm.js'
+import { backgroundTerm, opacity256 } from './warp-workspace.js'
 import { wasmInstance } from './wasm.js'
 
 /** i420-to-rgba.wat's export: the planes at `y`, `u` and `v` into the RGBA frame at `dst`. */
 type I420Unpack = { unpack(y: number, u: number, v: number, dst: number, w: number, h: number): void }
-/** i420-through.wat's export: the planes at `y`, `u` and `v` through RGB into the planes at `dy`, `du` and `dv`. */
-type I420Through = {
-  through(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number): void
-  /** `through` at an opacity over a background (the constants at `k`). */
-  fade(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number, k: number): void
-}
+/** i420-through.wat's export: the planes at `y`, `u` and `v` through RGB into the planes at `dy`, `du` and `dv`, faded
+ * over a background where `k` (the blend's constants) is not 0. */
+type I420Through = { through(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number, k: number): void }
 
 /** Converts I420 frames of one size (BT.709, TV range) to opaque RGBA in WebAssembly SIMD (i420-to-rgba.wat). */
 export interface RgbaConverter {
@@ -44,7 +42,7 @@ export function createRgbaConverter(width: number, height: number): RgbaConverte
   const k = Math.ceil((back.y + back.bytes) / 16) * 16
   const memory = new WebAssembly.Memory({ initial: Math.ceil((k + 64) / 65536) })
   const { unpack } = wasmInstance<I420Unpack>(I420_TO_RGBA_WASM, memory)
-  const { through, fade } = wasmInstance<I420Through>(I420_THROUGH_WASM, memory)
+  const { through } = wasmInstance<I420Through>(I420_THROUGH_WASM, memory)
   const constants = new Uint16Array(memory.buffer, k, 32)
   const yuv = new Uint8Array(memory.buffer, into.y, into.bytes)
   const rgba = new Uint8Array(memory.buffer, rgbaAt, width * height * 4)
@@ -57,16 +55,16 @@ export function createRgbaConverter(width: number, height: number): RgbaConverte
     },
     throughRgba(i420) {
       yuv.set(i420)
-      through(into.y, into.u, into.v, back.y, back.u, back.v, width, height)
+      through(into.y, into.u, into.v, back.y, back.u, back.v, width, height, 0)
       return packed
     },
     fadeThroughRgba(i420, opacity, background) {
       yuv.set(i420)
-      // The warp's numbers (warp-workspace.ts): opacity in 256ths, each channel's background term rounded the same way.
-      const o = Math.round(Math.min(1, Math.max(0, opacity)) * 256)
+      // The warp's numbers: opacity in 256ths, each channel's background term rounded the same way.
+      const o = opacity256(opacity)
       constants.fill(o, 0, 8)
-      for (let ch = 0; ch < 3; ch++) constants.fill(Math.round(background[ch]! * 255) * (256 - o) + 128, 8 + ch * 8, 16 + ch * 8)
-      fade(into.y, into.u, into.v, back.y, back.u, back.v, width, height, k)
+      for (let ch = 0; ch < 3; ch++) constants.fill(backgroundTerm(background[ch]!, o), 8 + ch * 8, 16 + ch * 8)
+      through(into.y, into.u, into.v, back.y, back.u, back.v, width, height, k)
       return packed
     },
   }

@@ -77,14 +77,20 @@ export function workspace(frame: Size, memory: WebAssembly.Memory, at: number, t
         i32[at + 1] = (t0 + 1) * tw * 4
         i32[at + 2] = w
       })
-      const o = Math.round(Math.min(1, Math.max(0, c.opacity)) * 256)
+      const o = opacity256(c.opacity)
       for (let ch = 0; ch < 8; ch++) {
         u16[(area.k >> 1) + ch] = o
-        u16[(area.k >> 1) + 8 + ch] = Math.round(c.background[ch % 4]! * 255) * (256 - o) + 128
+        u16[(area.k >> 1) + 8 + ch] = backgroundTerm(c.background[ch % 4]!, o)
       }
     },
   }
 }
+
+/** The warp's blend of a channel c over the background is (c·o + `backgroundTerm`) >> 8: o, the opacity in 256ths. */
+export const opacity256 = (opacity: number) => Math.round(Math.min(1, Math.max(0, opacity)) * 256)
+
+/** A background channel (0..1) × (256 − o), with the blend's rounding half: the constant beside c·o. */
+export const backgroundTerm = (channel: number, o: number) => Math.round(channel * 255) * (256 - o) + 128
 
 /** Grows `memory` to hold `bytes` (growing detaches the views of its old buffer). */
 function fit(memory: WebAssembly.Memory, bytes: number) {
