@@ -60,7 +60,10 @@ const unit = (q: readonly number[]) => q[0] === 0 && q[1] === 0 && q[2] === 1 &&
 /** Frames a covering layer hands straight on (`REELFORGE_DIRECT_FRAMES=off` draws them, to compare). */
 export const directFrames = () => process.env.REELFORGE_DIRECT_FRAMES !== 'off'
 
-/** BT.709 clips decode to I420 where frames are packed on the CPU (`REELFORGE_DECODED_I420=off`: RGBA, to compare). */
+/**
+ * BT.709, BT.601 and untagged clips decode to I420 where frames are packed on the CPU (`REELFORGE_DECODED_I420=off`:
+ * RGBA, to compare).
+ */
 export const decodedI420 = () => process.env.REELFORGE_DECODED_I420 !== 'off'
 
 /** A clip fading over the background faded on its way to I420 (`REELFORGE_FADED_I420=off`: blended as RGBA, to compare). */

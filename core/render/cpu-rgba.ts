@@ -1,6 +1,8 @@
 import { i420Fits, i420Planes } from './cpu-yuv.js'
 import { I420_THROUGH_WASM } from './i420-through.wasm.js'
+import { I420_THROUGH_BT601_WASM } from './i420-through-bt601.wasm.js'
 import { I420_TO_RGBA_WASM } from './i420-to-rgba.wasm.js'
+import { I420_TO_RGBA_BT601_WASM } from './i420-to-rgba-bt601.wasm.js'
 import { backgroundTerm, opacity256 } from './warp-workspace.js'
 import { wasmInstance } from './wasm.js'
 
@@ -10,7 +12,18 @@ type I420Unpack = { unpack(y: number, u: number, v: number, dst: number, w: numb
  * over a background where `k` (the blend's constants) is not 0. */
 type I420Through = { through(y: number, u: number, v: number, dy: number, du: number, dv: number, w: number, h: number, k: number): void }
 
-/** Converts I420 frames of one size (BT.709, TV range) to opaque RGBA in WebAssembly SIMD (i420-to-rgba.wat). */
+/**
+ * The matrix a clip's YUV was made with: BT.709, or BT.601 (SD clips, and untagged ones, as swscale reads them).
+ * Both unpack from TV range; what goes back to I420 is always the encoder's BT.709.
+ */
+export type YuvMatrix = 'bt709' | 'bt601'
+
+const KERNELS: Record<YuvMatrix, { unpack: string; through: string }> = {
+  bt709: { unpack: I420_TO_RGBA_WASM, through: I420_THROUGH_WASM },
+  bt601: { unpack: I420_TO_RGBA_BT601_WASM, through: I420_THROUGH_BT601_WASM },
+}
+
+/** Converts I420 frames of one size (TV range, `matrix`) to opaque RGBA in WebAssembly SIMD (i420-to-rgba.wat). */
 export interface RgbaConverter {
   /** `i420`'s picture as RGBA, valid until the next call. */
   convert(i420: Uint8Array): Uint8Array
@@ -31,9 +44,9 @@ export interface RgbaConverter {
 /**
  * A converter for `width`×`height`, or undefined where the SIMD steps do not fit (`i420Fits`).
  * A decoded clip that hands over I420 (plugins/lib/video/decoded-source.ts) converts here the frames it has to draw
- * or blend over: within 0.6 of the exact BT.709 arithmetic (swscale's is up to 3 off).
+ * or blend over: within 0.6 of the exact arithmetic of its matrix (swscale's is up to 3 off).
  */
-export function createRgbaConverter(width: number, height: number): RgbaConverter | undefined {
+export function createRgbaConverter(width: number, height: number, matrix: YuvMatrix = 'bt709'): RgbaConverter | undefined {
   if (!i420Fits(width, height)) return undefined
   // Layout: the I420 frame, the RGBA frame, the I420 frame through RGB, the fade's constants.
   const into = i420Planes(width, height)
@@ -41,8 +54,8 @@ export function createRgbaConverter(width: number, height: number): RgbaConverte
   const back = i420Planes(width, height, rgbaAt + width * height * 4)
   const k = Math.ceil((back.y + back.bytes) / 16) * 16
   const memory = new WebAssembly.Memory({ initial: Math.ceil((k + 64) / 65536) })
-  const { unpack } = wasmInstance<I420Unpack>(I420_TO_RGBA_WASM, memory)
-  const { through } = wasmInstance<I420Through>(I420_THROUGH_WASM, memory)
+  const { unpack } = wasmInstance<I420Unpack>(KERNELS[matrix].unpack, memory)
+  const { through } = wasmInstance<I420Through>(KERNELS[matrix].through, memory)
   const constants = new Uint16Array(memory.buffer, k, 32)
   const yuv = new Uint8Array(memory.buffer, into.y, into.bytes)
   const rgba = new Uint8Array(memory.buffer, rgbaAt, width * height * 4)

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { BT709_TAGS, createRgbaConverter, runFfmpeg } from '../../core/index.js'
+import { BT709_TAGS, createRgbaConverter, runFfmpeg, type YuvMatrix } from '../../core/index.js'
 import { createRenderer } from '../../index.js'
 import { argOf, childCommands } from '../helpers/children.js'
 import { lavfi, tempDir } from '../helpers/media.js'
@@ -9,9 +9,10 @@ import { rawI420Frames, rawFrames, rawRenders, renderBothWays, worstDifference }
 import { edit } from '../helpers/render.js'
 import { readFileSync, statSync } from 'node:fs'
 
-// A BT.709 TV-range 4:2:0 clip drawn at the output's size decodes to I420 (plugins/lib/video/decoded-source.ts):
-// the frames it covers alone go to the encoder through RGBA and back in the render process, the rest are converted
-// to RGBA there (core/render/cpu-rgba.ts) instead of by swscale in the decoder.
+// A TV-range 4:2:0 clip in BT.709's or BT.601's matrix (untagged: BT.601, as swscale reads it) drawn at the output's
+// size decodes to I420 (plugins/lib/video/decoded-source.ts): the frames it covers alone go to the encoder through
+// RGBA and back in the render process, the rest are converted to RGBA there (core/render/cpu-rgba.ts) instead of by
+// swscale in the decoder.
 
 const dir = tempDir('reelforge-i420-frames-')
 const test = suite('I420 from the decoder to the encoder')
@@ -20,12 +21,19 @@ const size = { width: 640, height: 360 }
 const x264 = ['-c:v', 'libx264', '-crf', '14', '-pix_fmt', 'yuv420p']
 let tagged = ''
 let untagged = ''
+let sd = ''
 let small = ''
+let fullRange = ''
+let smpte240m = ''
 
 test.before(async () => {
   tagged = await lavfi('testsrc2=s=640x360:r=25:d=4', join(dir, 'tagged.mp4'), [...x264, ...BT709_TAGS])
   untagged = await lavfi('testsrc2=s=640x360:r=25:d=4', join(dir, 'untagged.mp4'), x264)
+  const tags = (m: string, range = 'tv') => ['-colorspace', m, '-color_primaries', m, '-color_trc', m, '-color_range', range]
+  sd = await lavfi('testsrc2=s=640x360:r=25:d=4', join(dir, 'smpte170m.mp4'), [...x264, ...tags('smpte170m')])
   small = await lavfi('testsrc2=s=320x180:r=25:d=1', join(dir, 'small.mp4'), [...x264, ...BT709_TAGS])
+  fullRange = await lavfi('testsrc2=s=640x360:r=25:d=1', join(dir, 'full-range.mp4'), [...x264, ...tags('bt709', 'pc')])
+  smpte240m = await lavfi('testsrc2=s=640x360:r=25:d=1', join(dir, 'smpte240m.mp4'), [...x264, ...tags('smpte240m')])
 })
 
 /** The source's frames at `fps` as ffmpeg decodes them (I420), on the grid a clip's decoder lays. */
@@ -62,26 +70,33 @@ async function decoderFormats(render: Promise<unknown>): Promise<string[]> {
 // the WebAssembly conversion within 0.6 (cpu-rgba.test.ts): frames converted either way agree within 3.
 const SWSCALE = 3
 
-test('a BT.709 clip decodes to I420; every frame, unchanged, faded or titled, within 3 levels of the RGBA way', async () => {
-  const title = { asset: { type: 'text', text: 'Over the clip', font: { size: 40, color: '#ffffff' } }, start: 1.5, length: 1 }
-  const clip = { asset: { type: 'video', src: tagged }, start: 0, length: 4, transition: { in: 'fade', out: 'fade' } }
-  const e = edit([], { size, fps: 12, format: 'raw-i420' }, { tracks: [{ clips: [title] }, { clips: [clip] }] })
-  let both: Awaited<ReturnType<typeof renderBothWays>> | undefined
-  const formats = await decoderFormats((async () => (both = await renderBothWays(renderer, e, (d) => join(dir, `tagged-${d}.i420`))))())
-  assert.equal(formats, ['yuv420p', 'rgba'], 'the I420 decoder, then with direct frames off the RGBA one')
-  const { direct, drawn } = both!
-  // Frame 0 is the background alone (the clip fully faded out), filled on the CPU too.
-  assert.equal([direct.result.direct, direct.result.drawn, drawn.result.direct], [48, 0, 0])
-  // The unchanged frames (12–17, 30–36): the decoded frame through RGBA and back, as drawing it would leave it —
-  // testsrc2's colour edges put 4:2:0 chroma outside the RGB gamut (up to ~20 levels), clipped either way.
-  const source = await decoded(tagged, 12, 48)
-  const through = createRgbaConverter(size.width, size.height)!
-  const a = direct.frames!
-  for (const i of [12, 13, 14, 15, 16, 17, 30, 31, 32, 33, 34, 35, 36])
-    assert.ok(Buffer.from(a[i]!).equals(Buffer.from(through.throughRgba(source[i]!))), `frame ${i}: the decoded one through RGBA`)
-  const worst = worstDifference(a, drawn.frames!)
-  assert.ok(worst <= SWSCALE, `every frame within ${SWSCALE} levels of the RGBA way, worst ${worst}`)
-})
+const CLIPS: [string, () => string, YuvMatrix][] = [
+  ['a BT.709 clip', () => tagged, 'bt709'],
+  ['an untagged clip', () => untagged, 'bt601'],
+  ['a clip tagged SMPTE 170M', () => sd, 'bt601'],
+]
+
+for (const [label, src, matrix] of CLIPS)
+  test(`${label} decodes to I420; every frame, unchanged, faded or titled, within 3 levels of the RGBA way`, async () => {
+    const title = { asset: { type: 'text', text: 'Over the clip', font: { size: 40, color: '#ffffff' } }, start: 1.5, length: 1 }
+    const clip = { asset: { type: 'video', src: src() }, start: 0, length: 4, transition: { in: 'fade', out: 'fade' } }
+    const e = edit([], { size, fps: 12, format: 'raw-i420' }, { tracks: [{ clips: [title] }, { clips: [clip] }] })
+    let both: Awaited<ReturnType<typeof renderBothWays>> | undefined
+    const formats = await decoderFormats((async () => (both = await renderBothWays(renderer, e, (d) => join(dir, `${matrix}-${d}.i420`))))())
+    assert.equal(formats, ['yuv420p', 'rgba'], 'the I420 decoder, then with direct frames off the RGBA one')
+    const { direct, drawn } = both!
+    // Frame 0 is the background alone (the clip fully faded out), filled on the CPU too.
+    assert.equal([direct.result.direct, direct.result.drawn, drawn.result.direct], [48, 0, 0])
+    // The unchanged frames (12–17, 30–36): the decoded frame through RGBA and back, as drawing it would leave it —
+    // testsrc2's colour edges put 4:2:0 chroma outside the RGB gamut (up to ~20 levels), clipped either way.
+    const source = await decoded(src(), 12, 48)
+    const through = createRgbaConverter(size.width, size.height, matrix)!
+    const a = direct.frames!
+    for (const i of [12, 13, 14, 15, 16, 17, 30, 31, 32, 33, 34, 35, 36])
+      assert.ok(Buffer.from(a[i]!).equals(Buffer.from(through.throughRgba(source[i]!))), `frame ${i}: the decoded one through RGBA`)
+    const worst = worstDifference(a, drawn.frames!)
+    assert.ok(worst <= SWSCALE, `every frame within ${SWSCALE} levels of the RGBA way, worst ${worst}`)
+  })
 
 test('a clip fading over the background, faded on its way to I420: the very frames of blending it as RGBA', async () => {
   // The fades (decoded-source.ts `i420Over`, i420-through.wat `fade`) against REELFORGE_FADED_I420=off: converted
@@ -123,9 +138,10 @@ test('noisy saturated footage encodes to the same size either way (within 3 %)',
   assert.ok(Math.abs(i420 / rgba - 1) < 0.03, `${i420} bytes against ${rgba}`)
 })
 
-test('RGBA decoding where the I420 could not go on as it is: untagged, smaller than the frame, an RGBA output', async () => {
+test('RGBA decoding where the I420 could not go on as it is: full range, a matrix the kernels lack, smaller than the frame, an RGBA output', async () => {
   const cases: [string, object, string][] = [
-    ['untagged', { asset: { type: 'video', src: untagged }, start: 0, length: 0.5 }, 'raw-i420'],
+    ['full range', { asset: { type: 'video', src: fullRange }, start: 0, length: 0.5 }, 'raw-i420'],
+    ['smpte240m', { asset: { type: 'video', src: smpte240m }, start: 0, length: 0.5 }, 'raw-i420'],
     ['smaller', { asset: { type: 'video', src: small }, start: 0, length: 0.5, fit: 'none' }, 'raw-i420'],
     ['rgba out', { asset: { type: 'video', src: tagged }, start: 0, length: 0.5 }, 'raw-rgba'],
   ]

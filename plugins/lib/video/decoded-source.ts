@@ -10,27 +10,32 @@ import {
   type RgbaConverter,
   type Size,
   type Texture,
+  type YuvMatrix,
 } from '../../../core/index.js'
 
+/** The matrix swscale reads a clip's YUV with, where the unpacking kernels have it (cpu-rgba.ts): untagged is BT.601. */
+const MATRICES: Record<string, YuvMatrix> = { bt709: 'bt709', smpte170m: 'bt601', bt470bg: 'bt601' }
+
 /**
- * Whether a clip decodes to I420 rather than RGBA: where the frame loop takes a covering source's own I420
- * (`hints.i420`) and the source's decoded frames are already what the encoder makes — 8-bit 4:2:0, BT.709 matrix,
- * TV range, SDR, drawn at the output's size. Its frames that cover the output exactly then go to the encoder through
- * RGBA and back two rows at a time in the cache (cpu-rgba.ts), and the others are converted to RGBA there instead of
- * by swscale in the decoder: 60 % fewer bytes from the decoder, no 8 MB frames copied.
+ * The matrix a clip decodes to I420 in, or undefined where it decodes to RGBA: where the frame loop takes a covering
+ * source's own I420 (`hints.i420`) and the source's decoded frames are 8-bit 4:2:0, TV range, SDR, drawn at the
+ * output's size, in a matrix the kernels know — BT.709, or BT.601 (SD tags; untagged clips, which swscale reads as
+ * BT.601 and many exports are). Its frames that cover the output exactly then go to the encoder through RGBA and
+ * back two rows at a time in the cache (cpu-rgba.ts: into the encoder's BT.709), and the others are converted to
+ * RGBA there instead of by swscale in the decoder: 60 % fewer bytes from the decoder, no 8 MB frames copied.
  */
-export function decodesToI420(stream: ProbedStream, need: Size, frame: Size, hints?: OpenHints): boolean {
-  return (
+export function i420Matrix(stream: ProbedStream, need: Size, frame: Size, hints?: OpenHints): YuvMatrix | undefined {
+  const matrix = stream.colorSpace === undefined ? 'bt601' : MATRICES[stream.colorSpace]
+  const fits =
     hints?.i420 === true &&
     !stream.alpha &&
     stream.pixFmt === 'yuv420p' &&
-    stream.colorSpace === 'bt709' &&
-    stream.colorRange === 'tv' &&
+    (stream.colorRange === undefined || stream.colorRange === 'tv') &&
     toneMapFilters(stream.colorTransfer, stream.colorPrimaries, stream.colorSpace).length === 0 &&
     need.width === frame.width &&
     need.height === frame.height &&
     i420Fits(need.width, need.height)
-  )
+  return fits ? matrix : undefined
 }
 
 /**
@@ -44,11 +49,11 @@ export function decodedSource(
   need: Size,
   decoder: RawVideoDecoder,
   at: (t: number) => number,
-  decoded: { alpha: boolean; i420: boolean },
+  decoded: { alpha: boolean; i420: YuvMatrix | undefined },
 ): FrameSource {
   let texture: Texture | undefined
   let converter: RgbaConverter | undefined
-  const convert = () => (converter ??= createRgbaConverter(need.width, need.height)!)
+  const convert = () => (converter ??= createRgbaConverter(need.width, need.height, decoded.i420)!)
   const asRgba = decoded.i420 ? onePerFrame((data) => convert().convert(data)) : (data: Uint8Array) => data
   const update = onePerFrame((data, k) => gpu.update((texture ??= gpu.texture(null, need.width, need.height)), asRgba(data, k)))
   const throughRgba = onePerFrame((data) => convert().throughRgba(data))

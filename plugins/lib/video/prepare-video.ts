@@ -11,7 +11,7 @@ import {
   type Probe,
   type ProbedStream,
 } from '../../../core/index.js'
-import { decodedSource, decodesToI420 } from './decoded-source.js'
+import { decodedSource, i420Matrix } from './decoded-source.js'
 import { scrubbedVideo } from './scrubbed-video.js'
 
 // Preparing a video source for drawing: what the `video`, `luma` and generated-video assets share (a room of its own,
@@ -88,7 +88,7 @@ export function prepareVideo(
       // decoding from `trim`, on the frame grid a decoder from `trim` lays (so the frames are the whole render's).
       const skip = frozen ? 0 : Math.round(from * fps)
       const origin = skip > 0 ? await frameOrigin(path, trim) : undefined
-      const i420 = decodesToI420(stream, need, ctx.frame, hints)
+      const i420 = i420Matrix(stream, need, ctx.frame, hints)
       const decoder = new RawVideoDecoder({ ...decoding, skip, origin, frames: frozen ? 1 : undefined, format: i420 ? 'i420' : 'rgba' })
       const at = (t: number) => (frozen ? 0 : Math.max(0, Math.round(t * fps) - skip))
       return decodedSource(gpu, need, decoder, at, { alpha: !!stream.alpha, i420 })
