@@ -20,13 +20,35 @@ if (!existsSync(src)) {
       -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc ${src}`,
   )
 }
-const decode = (filters: string[]) =>
-  measure('ffmpeg', ['-v', 'error', '-i', src, '-vf', [...filters, 'scale=1920:1080:flags=bicubic', 'format=rgba'].join(','), '-f', 'null', '-'])
+// The decoder's graph (core/ffmpeg/decoder.ts): scaled to the drawn size, then tone-mapped, then the format it hands
+// over, written out raw as it writes to its socket.
+const decode = (filters: string[], format = 'rgba') =>
+  measure('ffmpeg', [
+    '-v',
+    'error',
+    '-threads',
+    '1',
+    '-i',
+    src,
+    '-vf',
+    ['scale=1920:1080:flags=bicubic', ...filters, `format=${format}`].join(','),
+    '-f',
+    'rawvideo',
+    '-y',
+    '/dev/null',
+  ])
 const cpu = (run: Awaited<ReturnType<typeof measure>>) => [...run.cpuByRole.values()].reduce((a, b) => a + b, 0)
 const plain = await decode([])
 const mapped = await decode(toneMapFilters('arib-std-b67'))
+// A clip drawn at the output's size where frames are packed on the CPU hands over the tone map's own I420.
+const i420 = await decode(toneMapFilters('arib-std-b67'), 'yuv420p')
 const perMinute = (s: number) => (s / (seconds / 60)).toFixed(1)
-console.log(`1080p30 HLG HEVC, ${seconds} s, decoded to RGBA as the renderer does:`)
-console.log(`  without tone-mapping: ${perMinute(cpu(plain))} CPU-s per source minute (${(plain.wallMs / 1000).toFixed(1)} s wall)`)
-console.log(`  with tone-mapping:    ${perMinute(cpu(mapped))} CPU-s per source minute (${(mapped.wallMs / 1000).toFixed(1)} s wall)`)
+const row = (label: string, run: typeof plain) =>
+  console.log(
+    `  ${label} ${perMinute(cpu(run))} CPU-s per source minute (${(run.wallMs / 1000).toFixed(1)} s wall, peak RSS ${(run.peakRss / 1024 ** 2).toFixed(0)} MB)`,
+  )
+console.log(`1080p30 HLG HEVC, ${seconds} s, decoded as the renderer's decoder does (one thread):`)
+row('without tone-mapping, to RGBA:', plain)
+row('with tone-mapping, to RGBA:   ', mapped)
+row('with tone-mapping, to I420:   ', i420)
 console.log(`  the step costs ${perMinute(cpu(mapped) - cpu(plain))} CPU-s per minute of HDR source`)

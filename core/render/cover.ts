@@ -61,8 +61,8 @@ const unit = (q: readonly number[]) => q[0] === 0 && q[1] === 0 && q[2] === 1 &&
 export const directFrames = () => process.env.REELFORGE_DIRECT_FRAMES !== 'off'
 
 /**
- * BT.709, BT.601 and untagged clips decode to I420 where frames are packed on the CPU (`REELFORGE_DECODED_I420=off`:
- * RGBA, to compare).
+ * BT.709, BT.601, untagged and HDR clips decode to I420 where frames are packed on the CPU
+ * (`REELFORGE_DECODED_I420=off`: RGBA, to compare).
  */
 export const decodedI420 = () => process.env.REELFORGE_DECODED_I420 !== 'off'
 

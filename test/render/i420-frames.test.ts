@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import { BT709_TAGS, createRgbaConverter, runFfmpeg, type YuvMatrix } from '../../core/index.js'
 import { createRenderer } from '../../index.js'
 import { argOf, childCommands } from '../helpers/children.js'
+import { bt2020Chart } from '../helpers/colour.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 import { rawI420Frames, rawFrames, rawRenders, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
 import { edit } from '../helpers/render.js'
@@ -97,6 +98,18 @@ for (const [label, src, matrix] of CLIPS)
     const worst = worstDifference(a, drawn.frames!)
     assert.ok(worst <= SWSCALE, `every frame within ${SWSCALE} levels of the RGBA way, worst ${worst}`)
   })
+
+test('an HDR clip decodes to I420 after its tone map (BT.709, as the map ends); its frames within 3 levels of the RGBA way', async () => {
+  // The chart in HLG, 1280×720, drawn at 640×360: scaled, tone-mapped, then handed over as I420 (colour-hdr.test.ts
+  // checks every patch of such a render against ffmpeg's own tone map).
+  const hlg = bt2020Chart(join(dir, 'hlg.mp4'), 'arib-std-b67')
+  const e = edit([{ asset: { type: 'video', src: hlg }, start: 0, length: 1 }], { size, fps: 12, format: 'raw-i420' })
+  let both: Awaited<ReturnType<typeof renderBothWays>> | undefined
+  const formats = await decoderFormats((async () => (both = await renderBothWays(renderer, e, (d) => join(dir, `hlg-${d}.i420`))))())
+  assert.equal(formats, ['yuv420p', 'rgba'], 'the I420 decoder, then with direct frames off the RGBA one')
+  const worst = worstDifference(both!.direct.frames!, both!.drawn.frames!)
+  assert.ok(worst <= SWSCALE, `worst ${worst}`)
+})
 
 test('a clip fading over the background, faded on its way to I420: the very frames of blending it as RGBA', async () => {
   // The fades (decoded-source.ts `i420Over`, i420-through.wat `fade`) against REELFORGE_FADED_I420=off: converted

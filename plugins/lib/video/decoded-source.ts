@@ -18,24 +18,20 @@ const MATRICES: Record<string, YuvMatrix> = { bt709: 'bt709', smpte170m: 'bt601'
 
 /**
  * The matrix a clip decodes to I420 in, or undefined where it decodes to RGBA: where the frame loop takes a covering
- * source's own I420 (`hints.i420`) and the source's decoded frames are 8-bit 4:2:0, TV range, SDR, drawn at the
- * output's size, in a matrix the kernels know — BT.709, or BT.601 (SD tags; untagged clips, which swscale reads as
- * BT.601 and many exports are). Its frames that cover the output exactly then go to the encoder through RGBA and
- * back two rows at a time in the cache (cpu-rgba.ts: into the encoder's BT.709), and the others are converted to
- * RGBA there instead of by swscale in the decoder: 60 % fewer bytes from the decoder, no 8 MB frames copied.
+ * source's own I420 (`hints.i420`), the clip has no alpha and is drawn at the output's size, and its decoder's frames
+ * are 8-bit 4:2:0 TV range in a matrix the kernels know — an SDR clip so (BT.709; BT.601 for SD tags and for
+ * untagged clips, which swscale reads as BT.601 and many exports are), or any clip tone-mapped on its way (HDR, BT.2020:
+ * core/ffmpeg/tone-map.ts ends in BT.709 TV-range I420). Its frames that cover the output exactly then go to the
+ * encoder through RGBA and back two rows at a time in the cache (cpu-rgba.ts: into the encoder's BT.709), and the
+ * others are converted to RGBA there instead of by swscale in the decoder: 60 % fewer bytes from the decoder, no
+ * 8 MB frames copied.
  */
 export function i420Matrix(stream: ProbedStream, need: Size, frame: Size, hints?: OpenHints): YuvMatrix | undefined {
-  const matrix = stream.colorSpace === undefined ? 'bt601' : MATRICES[stream.colorSpace]
-  const fits =
-    hints?.i420 === true &&
-    !stream.alpha &&
-    stream.pixFmt === 'yuv420p' &&
-    (stream.colorRange === undefined || stream.colorRange === 'tv') &&
-    toneMapFilters(stream.colorTransfer, stream.colorPrimaries, stream.colorSpace).length === 0 &&
-    need.width === frame.width &&
-    need.height === frame.height &&
-    i420Fits(need.width, need.height)
-  return fits ? matrix : undefined
+  const drawnAsFrame = hints?.i420 === true && !stream.alpha && need.width === frame.width && need.height === frame.height && i420Fits(need.width, need.height)
+  if (!drawnAsFrame) return undefined
+  if (toneMapFilters(stream.colorTransfer, stream.colorPrimaries, stream.colorSpace).length > 0) return 'bt709'
+  const tvRange = stream.colorRange === undefined || stream.colorRange === 'tv'
+  return stream.pixFmt === 'yuv420p' && tvRange ? (stream.colorSpace === undefined ? 'bt601' : MATRICES[stream.colorSpace]) : undefined
 }
 
 /**
