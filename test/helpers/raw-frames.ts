@@ -1,4 +1,5 @@
 import { type createRenderer, defineOutputPlugin } from '../../index.js'
+import { withEnv } from './env.js'
 
 // Outputs that keep the frames the encoder would get, in memory: RGBA exactly as the compositor made them, or
 // the I420 an encoder that takes it gets (`yuvFrames`), for comparing two ways of making a frame before any
@@ -53,15 +54,11 @@ export function worstDifference(a: Uint8Array[], b: Uint8Array[]): number {
  * (every frame drawn with GL), to the paths `out` names; each with its result and, through `rawFrames`, its frames.
  */
 export async function renderBothWays(renderer: ReturnType<typeof createRenderer>, edit: object, out: (direct: boolean) => string) {
-  const run = async (direct: boolean) => {
-    process.env.REELFORGE_DIRECT_FRAMES = direct ? 'on' : 'off'
-    try {
+  const run = (direct: boolean) =>
+    withEnv({ REELFORGE_DIRECT_FRAMES: direct ? 'on' : 'off' }, async () => {
       const path = out(direct)
       const result = await renderer.render(edit as never, { out: path })
       return { out: path, result, frames: rawRenders.get(path) }
-    } finally {
-      delete process.env.REELFORGE_DIRECT_FRAMES
-    }
-  }
+    })
   return { direct: await run(true), drawn: await run(false) }
 }

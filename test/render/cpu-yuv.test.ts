@@ -7,6 +7,7 @@ import { createRenderer } from '../../index.js'
 import { probe } from '../../kit.js'
 import { createI420Converter } from '../../core/render/cpu-yuv.js'
 import { argOf, childCommands } from '../helpers/children.js'
+import { withEnv } from '../helpers/env.js'
 import { chartEdit, PATCHES, patch, playerRgb } from '../helpers/colour.js'
 import { decodeFrames } from '../helpers/frames.js'
 import { lavfi, tempDir } from '../helpers/media.js'
@@ -88,15 +89,10 @@ test('the committed module is what rgba-to-i420.wat assembles to', () => {
 })
 
 /** Renders `e` packed on the CPU or by swscale; returns the encoder's input pixel format. */
-async function render(e: object, out: string, cpu: boolean) {
-  process.env.REELFORGE_GPU_YUV = 'off'
-  process.env.REELFORGE_CPU_YUV = cpu ? 'on' : 'off'
-  try {
-    return argOf((await childCommands(renderer.render(e as never, { out }))).find((c) => c.includes('pipe:0'))!, '-pix_fmt')
-  } finally {
-    delete process.env.REELFORGE_GPU_YUV
-    delete process.env.REELFORGE_CPU_YUV
-  }
+function render(e: object, out: string, cpu: boolean) {
+  return withEnv({ REELFORGE_GPU_YUV: 'off', REELFORGE_CPU_YUV: cpu ? 'on' : 'off' }, async () =>
+    argOf((await childCommands(renderer.render(e as never, { out }))).find((c) => c.includes('pipe:0'))!, '-pix_fmt'),
+  )
 }
 
 test('mp4 and webm: the chart within ±3 of the edit, tagged bt709/tv', async () => {

@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
 import { decodeFrames } from '../helpers/frames.js'
+import { withEnv } from '../helpers/env.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 import { rawFrames, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
 import { edit } from '../helpers/render.js'
@@ -38,18 +39,13 @@ test('a full-frame clip with fades and a title over its middle: every frame it c
 test('mp4 and mov (I420 and RGBA to the encoder): the same file either way', async () => {
   // The clip decoded to RGBA both ways: decoded to I420 (the default for it where frames are packed on the CPU) its
   // frames are converted in the render process, within 3 levels of swscale's (i420-frames.test.ts).
-  process.env.REELFORGE_DECODED_I420 = 'off'
-  try {
-    for (const format of ['mp4', 'mov']) {
-      const e = edit([{ asset: { type: 'video', src }, start: 0, length: 2 }], { size, fps: 12, format })
-      const { direct, drawn } = await both(e, format, format)
-      assert.equal([direct.result.direct, direct.result.drawn], [24, 0])
-      const [x, y] = await Promise.all([decodeFrames(direct.out, size.width, size.height), decodeFrames(drawn.out, size.width, size.height)])
-      assert.is(x.count, 24)
-      for (let i = 0; i < x.count; i++) assert.ok(Buffer.from(x.frame(i)).equals(Buffer.from(y.frame(i))), `${format} frame ${i}`)
-    }
-  } finally {
-    delete process.env.REELFORGE_DECODED_I420
+  for (const format of ['mp4', 'mov']) {
+    const e = edit([{ asset: { type: 'video', src }, start: 0, length: 2 }], { size, fps: 12, format })
+    const { direct, drawn } = await withEnv({ REELFORGE_DECODED_I420: 'off' }, () => both(e, format, format))
+    assert.equal([direct.result.direct, direct.result.drawn], [24, 0])
+    const [x, y] = await Promise.all([decodeFrames(direct.out, size.width, size.height), decodeFrames(drawn.out, size.width, size.height)])
+    assert.is(x.count, 24)
+    for (let i = 0; i < x.count; i++) assert.ok(Buffer.from(x.frame(i)).equals(Buffer.from(y.frame(i))), `${format} frame ${i}`)
   }
 })
 

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
 import { probe } from '../../kit.js'
 import { argOf, childCommands } from '../helpers/children.js'
+import { withEnv } from '../helpers/env.js'
 import { chartEdit, PATCHES, patch, playerRgb } from '../helpers/colour.js'
 import { decodeFrames } from '../helpers/frames.js'
 import { lavfi, tempDir } from '../helpers/media.js'
@@ -20,16 +21,11 @@ const renderer = createRenderer({ cacheDir: join(dir, 'cache') })
 const within = (a: number[], b: number[], tol: number) => a.every((v, c) => Math.abs(v - b[c]!) <= tol)
 
 /** Renders `e` with the GPU conversion `on`, or with swscale's; returns the encoder's input pixel format. */
-async function render(e: object, out: string, on: boolean) {
-  process.env.REELFORGE_GPU_YUV = on ? 'on' : 'off'
-  process.env.REELFORGE_CPU_YUV = 'off'
-  try {
+function render(e: object, out: string, on: boolean) {
+  return withEnv({ REELFORGE_GPU_YUV: on ? 'on' : 'off', REELFORGE_CPU_YUV: 'off' }, async () => {
     const commands = await childCommands(renderer.render(e as never, { out }))
     return argOf(commands.find((c) => c.includes('pipe:0'))!, '-pix_fmt')
-  } finally {
-    delete process.env.REELFORGE_GPU_YUV
-    delete process.env.REELFORGE_CPU_YUV
-  }
+  })
 }
 
 for (const format of ['mp4', 'webm'] as const) {

@@ -5,6 +5,7 @@ import { BT709_TAGS, createRgbaConverter, runFfmpeg, type YuvMatrix } from '../.
 import { createRenderer } from '../../index.js'
 import { argOf, childCommands } from '../helpers/children.js'
 import { bt2020Chart } from '../helpers/colour.js'
+import { withEnv } from '../helpers/env.js'
 import { lavfi, tempDir } from '../helpers/media.js'
 import { rawI420Frames, rawFrames, rawRenders, renderBothWays, worstDifference } from '../helpers/raw-frames.js'
 import { edit } from '../helpers/render.js'
@@ -116,16 +117,12 @@ test('a clip fading over the background, faded on its way to I420: the very fram
   // to RGBA, warped at one texel a pixel with the opacity, packed. Over a colour whose bytes GL rounds from a float.
   const clip = { asset: { type: 'video', src: tagged }, start: 0, length: 2, transition: { in: 'fade', out: 'fadeFast' } }
   const e = edit([clip], { size, fps: 12, format: 'raw-i420' }, { background: '#7a3d91', tracks: [{ clips: [clip] }] })
-  const frames = async (way: string) => {
-    process.env.REELFORGE_FADED_I420 = way
-    try {
+  const frames = (way: string) =>
+    withEnv({ REELFORGE_FADED_I420: way }, async () => {
       const out = join(dir, `fading-${way}.i420`)
       assert.equal(await decoderFormats(renderer.render(e as never, { out })), ['yuv420p'], way)
       return rawRenders.get(out)!
-    } finally {
-      delete process.env.REELFORGE_FADED_I420
-    }
-  }
+    })
   const [faded, blended] = [await frames('on'), await frames('off')]
   assert.is(faded.length, 24)
   for (let i = 0; i < 24; i++) assert.ok(Buffer.from(faded[i]!).equals(Buffer.from(blended[i]!)), `frame ${i}`)
@@ -137,16 +134,12 @@ test('noisy saturated footage encodes to the same size either way (within 3 %)',
   // Handed on as decoded, such footage grew files 11 % (its out-of-gamut noise kept): the I420 goes through RGBA.
   const noisy = await lavfi('mandelbrot=s=640x360:r=25,noise=alls=30:allf=t', join(dir, 'noisy.mp4'), ['-t', '1', ...x264, ...BT709_TAGS])
   const e = edit([{ asset: { type: 'video', src: noisy }, start: 0, length: 1 }], { size, fps: 25, format: 'mp4' })
-  const bytes = async (way: string, decoder: string) => {
-    process.env.REELFORGE_DECODED_I420 = way
-    try {
+  const bytes = (way: string, decoder: string) =>
+    withEnv({ REELFORGE_DECODED_I420: way }, async () => {
       const out = join(dir, `noisy-${way}.mp4`)
       assert.equal(await decoderFormats(renderer.render(e as never, { out })), [decoder])
       return statSync(out).size
-    } finally {
-      delete process.env.REELFORGE_DECODED_I420
-    }
-  }
+    })
   const [rgba, i420] = [await bytes('off', 'rgba'), await bytes('on', 'yuv420p')]
   assert.ok(Math.abs(i420 / rgba - 1) < 0.03, `${i420} bytes against ${rgba}`)
 })

@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as v from 'valibot'
 import { createRenderer, defineAssetPlugin } from '../../index.js'
+import { withEnv } from '../helpers/env.js'
 import { tempDir } from '../helpers/media.js'
 import { rawI420Frames, rawRenders } from '../helpers/raw-frames.js'
 import { edit } from '../helpers/render.js'
@@ -75,14 +76,9 @@ test('answering nothing, or switched off, the frame loop blends its pixels over 
   const blended = await frames('unanswered')
   answers = true
   assert.is(asked.length, 11)
-  process.env.REELFORGE_FADED_I420 = 'off'
-  try {
-    const off = await frames('off')
-    assert.is(asked.length, 0)
-    assert.equal(off, blended)
-  } finally {
-    delete process.env.REELFORGE_FADED_I420
-  }
+  const off = await withEnv({ REELFORGE_FADED_I420: 'off' }, () => frames('off'))
+  assert.is(asked.length, 0)
+  assert.equal(off, blended)
   // White fading in over #336699: luma rising from the background's to the clip's.
   assert.ok(
     blended.slice(1, 12).every((y, i, all) => y > blended[0]! && y < 235 && (i === 0 || y > all[i - 1]!)),
