@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -39,8 +39,12 @@ function packSource(): string {
 
 test('npm pack → npm install <tgz> in a clean folder: it renders, its bin runs, its types resolve; only what runs ships', async () => {
   // prepack's own output (the dashboard build) comes first on stdout; the JSON report is the rest.
-  const out = run('npm', ['pack', '--json', '--pack-destination', dir], packSource())
+  const source = packSource()
+  const out = run('npm', ['pack', '--json', '--pack-destination', dir], source)
   const packed = JSON.parse(out.slice(out.search(/^\[/m))) as { filename: string; files: { path: string }[] }[]
+  // prepack built dist/ with `npm run build`, as README has a clone do before `npx reelforge …`: npm runs a
+  // project's own bin as a command there (no install links it), so the file must be executable.
+  assert.ok(statSync(join(source, 'dist/adapters/cli/main.js')).mode & 0o100, 'the built CLI is executable in the clone')
   const files = packed[0]!.files.map((f) => f.path)
   assert.ok(files.includes('LICENSE') && files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('dist/dashboard/app.js'))
   assert.ok(files.includes('dist/adapters/cli/main.js'))
