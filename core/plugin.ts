@@ -94,7 +94,14 @@ export interface PreparedAsset {
    */
   readonly bleed?: Bleed
   /**
-   * Cold: runs shortly before the clip first shows. May decode, rasterise and upload.
+   * Opened at the clip's first frame, after the sources that end there have closed, instead of shortly before it
+   * shows: for an `open` that briefly holds far more than its source keeps (a photo decoded at full size, 48 MB
+   * for 12 MP, then scaled), so that moment never meets the source before it (a video's decoder, the last photo).
+   * The frames wait for it, while the encoder works through those it holds.
+   */
+  readonly openWhenShown?: boolean
+  /**
+   * Cold: runs shortly before the clip first shows (`openWhenShown`: as it shows). May decode, rasterise and upload.
    * `need` is the largest size the plan will draw the asset at, so sources can be rasterised no bigger;
    * `from` is the first clip-local time that will be asked for (0, or later when a render starts mid-clip);
    * `hints.scrub`: a preview session will ask for times in any order and keep the source open while the edit is

@@ -34,7 +34,8 @@ export function createCpuWarp(frame: Size) {
   const { width, height } = frame
   const own = workspace(frame, new WebAssembly.Memory({ initial: 1 }), 0)
   // Keyed weakly: a photo's memory, and the work area in it (~3 MB at 1080p, 8 MB more once titles over it ask
-  // for RGBA), go when the photo does.
+  // for RGBA), go when the photo does. A memory handed to the next still (wasm-pixels.ts: no larger pixels) keeps
+  // its work area, after the pixels it was laid out for.
   const borrowed = new WeakMap<WebAssembly.Memory, Workspace>()
   const prepared = (c: WarpCall) => {
     // A view of a memory that grew since it was taken is empty: warping the texture area left from before would

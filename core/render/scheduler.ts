@@ -15,7 +15,7 @@ export interface LiveLayer {
  * is on screen plus a short lookahead — never the whole timeline.
  */
 export class Scheduler {
-  private readonly byStart: LayerPlan[]
+  private readonly byOpen: LayerPlan[]
   private next = 0
   private readonly opening = new Map<LayerPlan, Promise<FrameSource>>()
   private readonly open = new Map<LayerPlan, FrameSource>()
@@ -30,20 +30,17 @@ export class Scheduler {
     /** What every source is told of its use (OpenHints.i420 where the frame loop takes I420 from covers). */
     private readonly hints?: OpenHints,
   ) {
-    this.byStart = layers.filter((l) => l.endFrame > l.startFrame).sort((a, b) => a.startFrame - b.startFrame)
+    this.byOpen = layers.filter((l) => l.endFrame > l.startFrame).sort((a, b) => this.opensAt(a) - this.opensAt(b))
+  }
+
+  /** The frame a layer's source starts opening on: within the lookahead, or as it shows (`openWhenShown`). */
+  private opensAt(layer: LayerPlan): number {
+    return layer.asset.openWhenShown ? layer.startFrame : layer.startFrame - this.lookahead
   }
 
   /** The layers visible on frame `i`, bottom first. Awaits only sources still opening. */
   async at(i: number): Promise<LiveLayer[]> {
-    // Start opening everything that shows within the lookahead.
-    while (this.next < this.byStart.length && this.byStart[this.next]!.startFrame <= i + this.lookahead) {
-      const layer = this.byStart[this.next++]!
-      if (layer.endFrame <= i) continue // entirely before the rendered range
-      const p = this.start(layer, Math.max(0, (i - layer.startFrame) / this.fps))
-      this.opening.set(layer, p)
-      p.catch(() => {}) // awaited (and rethrown) when the layer is due
-    }
-    // Close what has ended.
+    // Close what has ended first: what opens on this frame never meets what it follows.
     for (const [layer, source] of this.open) {
       if (layer.endFrame <= i) {
         this.open.delete(layer) // first: a close that throws is not tried again when the render ends
@@ -53,6 +50,14 @@ export class Scheduler {
           throw hookError({ kind: 'asset', name: layer.type }, 'close', `${layer.path}.asset`, e)
         }
       }
+    }
+    // Start opening everything due by now.
+    while (this.next < this.byOpen.length && this.opensAt(this.byOpen[this.next]!) <= i) {
+      const layer = this.byOpen[this.next++]!
+      if (layer.endFrame <= i) continue // entirely before the rendered range
+      const p = this.start(layer, Math.max(0, (i - layer.startFrame) / this.fps))
+      this.opening.set(layer, p)
+      p.catch(() => {}) // awaited (and rethrown) when the layer is due
     }
     let changed = false
     const visible: LayerPlan[] = []

@@ -40,6 +40,14 @@ test("a photo's pixels lie in a memory of their own, where the CPU warp scales t
   assert.ok(wasmPixelsOf(pixels), 'in a WebAssembly memory of its own')
   assert.ok(near([...pixels.subarray(4 * (90 * 320 + 160), 4 * (90 * 320 + 160) + 3)], [0, 255, 0], 8))
   assert.ok(source.opaque)
+  // Opened as it shows, and its memory handed to the next photo of its size once it closes (no wait for V8).
+  assert.ok(prepared.openWhenShown)
+  const memory = wasmPixelsOf(pixels)!.memory
+  source.close()
+  assert.throws(() => source.pixels!(0), /after release/)
+  const next = await prepared.open!(undefined as never, { width: 320, height: 180 }, 0)
+  assert.is(wasmPixelsOf(next.pixels!(0) as Uint8Array)!.memory, memory)
+  next.close()
 })
 
 test("the title asset's own offset moves the text (y down-positive, like clips)", async () => {
