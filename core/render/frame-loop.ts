@@ -88,7 +88,10 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
 
       // 2. Draw (or reuse) the frame.
       let buffer: Uint8Array
-      const covered = reusable ? undefined : await covers.frame(live, t, () => pool.acquire())
+      // Checked once a buffer is free, before the CPU draws: a cancelled render's sources are closed by then, and a
+      // photo's memory may already belong to another render in this process (wasm-pixels.ts).
+      const acquire = () => pool.acquire().then((b) => (stopIfCancelled(), b))
+      const covered = reusable ? undefined : await covers.frame(live, t, acquire)
       stopIfCancelled()
       if (reusable) buffer = last!
       else if (covered) buffer = covered

@@ -3,6 +3,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as v from 'valibot'
 import { createRenderer, defineAssetPlugin, defineOutputPlugin, RenderError } from '../../index.js'
+import { type WasmPixels, wasmPixels } from '../../core/render/wasm-pixels.js'
+import { stillSource } from '../../plugins/lib/raster/still-source.js'
 import { tempDir } from '../helpers/media.js'
 import { edit } from '../helpers/render.js'
 
@@ -79,5 +81,66 @@ for (const hook of ['prepare', 'open', 'frame', 'output.open', 'output.write', '
     if (hook === 'prepare' || hook === 'open' || hook === 'output.open') assert.ok(letGo.includes(hook), `${hook}: ${letGo}`)
   })
 }
+
+// A photo's memory goes to the next photo once its render closes it (core/render/wasm-pixels.ts), and a cancelled
+// render closes its sources while its frame loop may still wait for a free buffer: woken later, that loop must
+// not warp in the memory another render's photo now holds.
+let photo: WasmPixels | undefined
+const heldWrites: (() => void)[] = []
+const photoPlugin = defineAssetPlugin({
+  kind: 'asset',
+  name: 'heldphoto',
+  schema: v.looseObject({ type: v.literal('heldphoto') }),
+  async prepare() {
+    return {
+      size: { width: 64, height: 36 },
+      static: true,
+      async open(gpu, need) {
+        const pixels = wasmPixels(need)
+        pixels.view().fill(255) // opaque: frames it covers are warped on the CPU
+        photo = pixels
+        return stillSource(gpu, pixels, need, () => pixels.release())
+      },
+    }
+  },
+})
+const heldSink = defineOutputPlugin({
+  kind: 'output',
+  name: 'heldfile',
+  mime: 'video/x-held',
+  yuvFrames: true, // I420: a photo it covers is warped and packed straight into the frame's buffer
+  extension: 'held',
+  takes: 'video',
+  async open(spec) {
+    return {
+      write: () => new Promise<void>((r) => heldWrites.push(r)),
+      close: async () => ({ path: spec.path, bytes: 0 }),
+      abort: () => {},
+    }
+  },
+})
+
+test("a cancelled render's loop, woken by its encoder, does not draw in a photo memory handed on", async () => {
+  const photos = createRenderer({ plugins: [photoPlugin, heldSink], cacheDir: join(dir, 'cache-photo') })
+  const controller = new AbortController()
+  // Zooming: every frame warped on the CPU, none reused.
+  const clip = { asset: { type: 'heldphoto' }, start: 0, length: 2, effect: 'zoomIn' }
+  const outcome = photos
+    .render(edit([clip], { format: 'heldfile', size: { width: 64, height: 36 }, fps: 12 }), { out: join(dir, 'photo.held'), signal: controller.signal })
+    .catch((e: unknown) => e)
+  // Three frames in flight fill the pool: the loop now waits for a buffer for the fourth.
+  while (heldWrites.length < 3) await new Promise((r) => setTimeout(r, 10))
+  await new Promise((r) => setTimeout(r, 50))
+  controller.abort()
+  assert.is(((await outcome) as RenderError).code, 'E_CANCELLED')
+  // The photo was closed with the render: its memory goes to the next photo of its size, in another render.
+  const next = wasmPixels(photo!.size)
+  assert.is(next.memory, photo!.memory)
+  next.view().fill(7)
+  const before = Buffer.from(new Uint8Array(next.memory.buffer).slice())
+  for (const done of heldWrites.splice(0)) done()
+  await new Promise((r) => setTimeout(r, 200))
+  assert.ok(before.equals(Buffer.from(new Uint8Array(next.memory.buffer))), 'the memory as its new owner left it')
+})
 
 test.run()
