@@ -48,6 +48,9 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
     if (opts.signal.aborted) throw new RenderError('E_CANCELLED', 'render cancelled')
   }
   const draw = createFrameDrawer(plan, stopIfCancelled)
+  // A free buffer, checked before anything is drawn into it: a cancelled render's sources are closed by then, and
+  // a photo's memory may already belong to another render in this process (wasm-pixels.ts).
+  const acquire = () => pool.acquire().then((b) => (stopIfCancelled(), b))
   const state = neutralState()
 
   let key = new Float64Array(64)
@@ -88,17 +91,13 @@ export async function renderFrames(plan: RenderPlan, sink: FrameSink, opts: Loop
 
       // 2. Draw (or reuse) the frame.
       let buffer: Uint8Array
-      // Checked once a buffer is free, before the CPU draws: a cancelled render's sources are closed by then, and a
-      // photo's memory may already belong to another render in this process (wasm-pixels.ts).
-      const acquire = () => pool.acquire().then((b) => (stopIfCancelled(), b))
       const covered = reusable ? undefined : await covers.frame(live, t, acquire)
       stopIfCancelled()
       if (reusable) buffer = last!
       else if (covered) buffer = covered
       else {
         await draw(live, t)
-        buffer = await pool.acquire()
-        stopIfCancelled()
+        buffer = await acquire()
         reader.read(buffer)
         drawn++
       }

@@ -16,9 +16,13 @@ import { edit } from '../helpers/render.js'
 const test = suite('cancelling a render whose plugin hangs')
 const dir = tempDir()
 let hangIn = ''
-/** Lets the hung hook answer (after the cancel). */
-let release = () => {}
-const hold = () => new Promise<void>((r) => (release = r))
+/** The hung hooks waiting (every write, where writes hang). */
+const held: (() => void)[] = []
+const hold = () => new Promise<void>((r) => held.push(r))
+/** Lets the hung hooks answer (after the cancel). */
+const release = () => {
+  for (const answer of held.splice(0)) answer()
+}
 /** What was let go, by hook. */
 const letGo: string[] = []
 
@@ -44,6 +48,7 @@ const slowSink = defineOutputPlugin({
   kind: 'output',
   name: 'stuckfile',
   mime: 'video/x-stuck',
+  yuvFrames: true, // I420: a photo it covers is warped and packed straight into the frame's buffer
   extension: 'stuck',
   takes: 'video',
   async open(spec) {
@@ -55,7 +60,28 @@ const slowSink = defineOutputPlugin({
     }
   },
 })
-const renderer = createRenderer({ plugins: [stuck, slowSink], cacheDir: join(dir, 'cache') })
+// A photo's memory goes to the next photo once its render closes it (core/render/wasm-pixels.ts), and a cancelled
+// render closes its sources while its frame loop may still wait for a free buffer: woken later, that loop must
+// not warp in the memory another render's photo now holds.
+let photo: WasmPixels | undefined
+const photoPlugin = defineAssetPlugin({
+  kind: 'asset',
+  name: 'heldphoto',
+  schema: v.looseObject({ type: v.literal('heldphoto') }),
+  async prepare() {
+    return {
+      size: { width: 64, height: 36 },
+      static: true,
+      async open(gpu, need) {
+        const pixels = wasmPixels(need)
+        pixels.view().fill(255) // opaque: frames it covers are warped on the CPU
+        photo = pixels
+        return stillSource(gpu, pixels, need, () => pixels.release())
+      },
+    }
+  },
+})
+const renderer = createRenderer({ plugins: [stuck, slowSink, photoPlugin], cacheDir: join(dir, 'cache') })
 
 for (const hook of ['prepare', 'open', 'frame', 'output.open', 'output.write', 'output.close']) {
   test(`a hung ${hook}: E_CANCELLED within a second of the abort; what answers late is let go`, async () => {
@@ -82,54 +108,16 @@ for (const hook of ['prepare', 'open', 'frame', 'output.open', 'output.write', '
   })
 }
 
-// A photo's memory goes to the next photo once its render closes it (core/render/wasm-pixels.ts), and a cancelled
-// render closes its sources while its frame loop may still wait for a free buffer: woken later, that loop must
-// not warp in the memory another render's photo now holds.
-let photo: WasmPixels | undefined
-const heldWrites: (() => void)[] = []
-const photoPlugin = defineAssetPlugin({
-  kind: 'asset',
-  name: 'heldphoto',
-  schema: v.looseObject({ type: v.literal('heldphoto') }),
-  async prepare() {
-    return {
-      size: { width: 64, height: 36 },
-      static: true,
-      async open(gpu, need) {
-        const pixels = wasmPixels(need)
-        pixels.view().fill(255) // opaque: frames it covers are warped on the CPU
-        photo = pixels
-        return stillSource(gpu, pixels, need, () => pixels.release())
-      },
-    }
-  },
-})
-const heldSink = defineOutputPlugin({
-  kind: 'output',
-  name: 'heldfile',
-  mime: 'video/x-held',
-  yuvFrames: true, // I420: a photo it covers is warped and packed straight into the frame's buffer
-  extension: 'held',
-  takes: 'video',
-  async open(spec) {
-    return {
-      write: () => new Promise<void>((r) => heldWrites.push(r)),
-      close: async () => ({ path: spec.path, bytes: 0 }),
-      abort: () => {},
-    }
-  },
-})
-
 test("a cancelled render's loop, woken by its encoder, does not draw in a photo memory handed on", async () => {
-  const photos = createRenderer({ plugins: [photoPlugin, heldSink], cacheDir: join(dir, 'cache-photo') })
+  hangIn = 'output.write'
   const controller = new AbortController()
   // Zooming: every frame warped on the CPU, none reused.
   const clip = { asset: { type: 'heldphoto' }, start: 0, length: 2, effect: 'zoomIn' }
-  const outcome = photos
-    .render(edit([clip], { format: 'heldfile', size: { width: 64, height: 36 }, fps: 12 }), { out: join(dir, 'photo.held'), signal: controller.signal })
+  const outcome = renderer
+    .render(edit([clip], { format: 'stuckfile', size: { width: 64, height: 36 }, fps: 12 }), { out: join(dir, 'photo.stuck'), signal: controller.signal })
     .catch((e: unknown) => e)
   // Three frames in flight fill the pool: the loop now waits for a buffer for the fourth.
-  while (heldWrites.length < 3) await new Promise((r) => setTimeout(r, 10))
+  while (held.length < 3) await new Promise((r) => setTimeout(r, 10))
   await new Promise((r) => setTimeout(r, 50))
   controller.abort()
   assert.is(((await outcome) as RenderError).code, 'E_CANCELLED')
@@ -138,7 +126,7 @@ test("a cancelled render's loop, woken by its encoder, does not draw in a photo 
   assert.is(next.memory, photo!.memory)
   next.view().fill(7)
   const before = Buffer.from(new Uint8Array(next.memory.buffer).slice())
-  for (const done of heldWrites.splice(0)) done()
+  release()
   await new Promise((r) => setTimeout(r, 200))
   assert.ok(before.equals(Buffer.from(new Uint8Array(next.memory.buffer))), 'the memory as its new owner left it')
 })
