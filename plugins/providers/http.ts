@@ -1,5 +1,6 @@
-import { Agent, request, type Dispatcher, type FormData } from 'undici'
+import type { Agent, Dispatcher, FormData } from 'undici'
 import { RenderError } from '../../core/index.js'
+import { undici } from '../lib/net/undici.js'
 
 export interface HttpOptions {
   /** Per request (default 60 s). */
@@ -21,7 +22,9 @@ export interface HttpResponse {
   json(): any
 }
 
-const sharedAgent = new Agent({ keepAliveTimeout: 10_000 })
+let shared: Agent | undefined
+/** One keep-alive pool for every vendor, made with the first request (undici loads then: `undici()`). */
+const sharedAgent = () => (shared ??= new (undici().Agent)({ keepAliveTimeout: 10_000 }))
 
 /**
  * A body read whole, stopped as soon as it passes `maxBytes`: a vendor's answer never fills memory unbounded.
@@ -62,12 +65,12 @@ export async function providerRequest(
     let res: HttpResponse | undefined
     let failure: string | undefined
     try {
-      const r = await request(url, {
+      const r = await undici().request(url, {
         method: init.method as Dispatcher.HttpMethod,
         headers: init.headers,
         body: init.body as never,
         signal,
-        dispatcher: opts.dispatcher ?? sharedAgent,
+        dispatcher: opts.dispatcher ?? sharedAgent(),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       })

@@ -1,6 +1,6 @@
-import { FormData } from 'undici'
 import { defineProviderPlugin, type ProviderPlugin } from '../../core/index.js'
 import { fitImage, nearestAspect } from './fit-image.js'
+import { undici } from '../lib/net/undici.js'
 import { moderated, providerRequest, upstreamError, type HttpOptions } from './http.js'
 import { safeJson } from './openai.js'
 
@@ -46,7 +46,7 @@ export function stabilityProvider(opts: StabilityOptions): ProviderPlugin {
       if ((opts.api ?? 'v1') === 'v2beta') {
         const service = opts.service ?? 'core'
         // undici's own FormData: Node's global one comes from another undici copy and is not accepted.
-        const form = new FormData()
+        const form = new (undici().FormData)()
         form.set('prompt', req.prompt)
         if (req.negativePrompt) form.set('negative_prompt', req.negativePrompt)
         form.set('aspect_ratio', nearestRatio(req))

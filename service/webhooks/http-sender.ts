@@ -1,5 +1,6 @@
-import { request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import { guardedAgent, type NetworkPolicy } from '../../plugins/lib/net/guard.js'
+import { undici } from '../../plugins/lib/net/undici.js'
 
 /** The outcome of one delivery attempt. */
 export interface SendResult {
@@ -28,7 +29,7 @@ export function httpSender(opts: { timeoutMs?: number; dispatcher?: Dispatcher; 
       const timeout = AbortSignal.timeout(timeoutMs)
       const signal = sendOpts?.signal ? AbortSignal.any([timeout, sendOpts.signal]) : timeout
       try {
-        const res = await request(url, {
+        const res = await undici().request(url, {
           method: 'POST',
           body,
           headers: { 'content-type': 'application/json', 'user-agent': 'reelforge-webhooks/1', ...headers },

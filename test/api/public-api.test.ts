@@ -59,4 +59,23 @@ test("importing 'reelforge' does not load the service", async () => {
   assert.ok(loads(runnable(`${root}adapters/http/create-service.ts`)), 'the probe cannot tell')
 })
 
+test("importing 'reelforge' or its kit does not load undici; a vendor client or webhook sender loads it when made", async () => {
+  const { spawnSync } = await import('node:child_process')
+  // undici (110 modules, ~0.2 CPU-s) serves vendor requests and webhooks only: a render, a CLI run and every render
+  // process start without it. CommonJS, so what loaded it shows in require's cache.
+  const entry = runnable(`${root}index.ts`)
+  const script = `import { createRequire } from 'node:module'
+    const cache = createRequire(import.meta.url).cache
+    const undici = () => Object.keys(cache).some((k) => k.includes('/node_modules/undici/'))
+    await import('${entry}')
+    const kit = await import('${runnable(`${root}kit.ts`)}')
+    const before = undici()
+    kit.guardedAgent({}).close()
+    console.log(JSON.stringify([before, undici()]))`
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : []
+  const res = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
+  assert.is(res.status, 0, res.stderr)
+  assert.equal(JSON.parse(res.stdout.trim().split('\n').at(-1)!), [false, true])
+})
+
 test.run()

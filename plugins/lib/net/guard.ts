@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { BlockList, isIP } from 'node:net'
-import { Agent, buildConnector } from 'undici'
+import type { Agent, buildConnector } from 'undici'
+import { undici } from './undici.js'
 
 /**
  * Which addresses outgoing requests built from user input (asset, font, callback and webhook URLs) may reach.
@@ -114,7 +115,8 @@ export function guardedLookup(guard: AddressGuard) {
 export function guardedAgent(policy: NetworkPolicy = {}, opts: { connectTimeout?: number } = {}): Agent {
   const guard = addressGuard(policy)
   const lookup = guardedLookup(guard)
-  const connector = buildConnector({ timeout: opts.connectTimeout ?? 10_000, lookup } as buildConnector.BuildOptions)
+  const { Agent, buildConnector: connectorOf } = undici()
+  const connector = connectorOf({ timeout: opts.connectTimeout ?? 10_000, lookup } as buildConnector.BuildOptions)
   return new Agent({
     connect(options, cb) {
       const host = options.hostname.replace(/^\[|\]$/g, '')

@@ -1,7 +1,8 @@
-import { FormData } from 'undici'
+import type { FormData } from 'undici'
 import { RenderError } from '../../../core/index.js'
 import { type HttpOptions, type HttpResponse, keyRedactor, moderated, providerRequest, upstreamError } from '../http.js'
 import { safeJson } from '../openai.js'
+import { undici } from '../../lib/net/undici.js'
 
 // What the OpenAI clients of every task share: where to send, and how a non-200 answer becomes our error. Image generation (../openai.ts) predates them and keeps its own.
 
@@ -17,7 +18,7 @@ export function openaiClient(opts: HttpOptions & { apiKey?: string; baseUrl?: st
   const base = openaiBase(opts.baseUrl)
   const redact = keyRedactor(opts.apiKey)
   const post = async (path: string, body: object | FormData, signal: AbortSignal, http: HttpOptions = opts): Promise<HttpResponse> => {
-    const form = body instanceof FormData
+    const form = body instanceof undici().FormData
     const headers: Record<string, string> = form ? {} : { 'content-type': 'application/json' }
     if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
     const init = { method: 'POST', headers, body: form ? body : JSON.stringify(body), signal }

@@ -1,9 +1,9 @@
 import { openAsBlob } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { FormData } from 'undici'
 import { type AiProviderPlugin, defineAiProvider, type Probe, RenderError, type TimedWord } from '../../../core/index.js'
 import { speechSpan } from '../../lib/audio/silences.js'
 import { estimateWords, round, wordTokens } from '../../lib/audio/timed-words.js'
+import { undici } from '../../lib/net/undici.js'
 import { type HttpOptions, upstreamError } from '../http.js'
 import { safeJson } from '../openai.js'
 import { openaiClient } from './openai-shared.js'
@@ -57,7 +57,7 @@ export function openaiTranscriptionProvider(opts: OpenAITranscriptionOptions = {
         const model = opts.model ?? req.model
         // OpenAI's gpt-4o transcribe models refuse verbose_json; every Whisper (and compatible server) takes it.
         const verbose = !/^gpt-4o.*transcribe/.test(model)
-        const form = new FormData()
+        const form = new (undici().FormData)()
         form.set('file', file, `audio.${ext}`)
         form.set('model', model)
         form.set('response_format', verbose ? 'verbose_json' : 'json')
