@@ -11,7 +11,7 @@ loopback) and prints, per file: accepted, rendered, expected vs actual duration,
 clip with an offset drawn on the side it says), and warnings.
 --full renders at each edit's own size and encodes as a real render (default: preview, at most 512 px on the long side, draft encoding).
 --y-axis sets the sign of offset.y (default up, Shotstack's; down flips it, and the layout check fails).
---skip-layout leaves out the layout check (about half the run's time).`
+--skip-layout leaves out the layout check (a sixth of the run's time or less).`
 
 /** One line per file, its warnings indented below. */
 function line(r: CompatResult): string {
