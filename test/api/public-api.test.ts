@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -43,24 +44,27 @@ test('package.json maps both entries to the built files', () => {
   assert.equal(pkg.exports['./kit'].default, './dist/kit.js')
 })
 
-test("importing 'reelforge' does not load the service", async () => {
-  const { spawnSync } = await import('node:child_process')
-  // In a child process (this one may hold the service already). The service's composition root loads the
-  // reflect-metadata polyfill first of all, so Reflect.getMetadata appears exactly when the service is loaded.
-  const loads = (entry: string) => {
-    const script = `await import('${entry}'); console.log(typeof Reflect.getMetadata)`
-    // Compiled where the suite runs from the compiled tree (scripts/compile-tests.mjs), else the sources through tsx.
-    const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : []
-    const res = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
-    assert.is(res.status, 0, res.stderr)
-    return res.stdout.trim().split('\n').at(-1) === 'function'
-  }
+/**
+ * Runs a module script in a fresh node (this process may hold what is measured already) and hands back the last
+ * line it printed. Compiled where the suite runs from the compiled tree (scripts/compile-tests.mjs), else the
+ * sources through tsx: `entry` says which.
+ */
+function lastLineOf(script: string, entry: string): string {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : []
+  const res = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
+  assert.is(res.status, 0, res.stderr)
+  return res.stdout.trim().split('\n').at(-1)!
+}
+
+test("importing 'reelforge' does not load the service", () => {
+  // The service's composition root loads the reflect-metadata polyfill first of all, so Reflect.getMetadata
+  // appears exactly when the service is loaded.
+  const loads = (entry: string) => lastLineOf(`await import('${entry}'); console.log(typeof Reflect.getMetadata)`, entry) === 'function'
   assert.not.ok(loads(runnable(`${root}index.ts`)), 'reelforge loaded the service')
   assert.ok(loads(runnable(`${root}adapters/http/create-service.ts`)), 'the probe cannot tell')
 })
 
-test("importing 'reelforge' or its kit does not load undici; a vendor client or webhook sender loads it when made", async () => {
-  const { spawnSync } = await import('node:child_process')
+test("importing 'reelforge' or its kit does not load undici; a vendor client or webhook sender loads it when made", () => {
   // undici (110 modules, ~0.2 CPU-s) serves vendor requests and webhooks only: a render, a CLI run and every render
   // process start without it. CommonJS, so what loaded it shows in require's cache.
   const entry = runnable(`${root}index.ts`)
@@ -72,10 +76,7 @@ test("importing 'reelforge' or its kit does not load undici; a vendor client or 
     const before = undici()
     kit.guardedAgent({}).close()
     console.log(JSON.stringify([before, undici()]))`
-  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : []
-  const res = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
-  assert.is(res.status, 0, res.stderr)
-  assert.equal(JSON.parse(res.stdout.trim().split('\n').at(-1)!), [false, true])
+  assert.equal(JSON.parse(lastLineOf(script, entry)), [false, true])
 })
 
 test.run()
