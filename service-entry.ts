@@ -1,5 +1,6 @@
-// The service factory as the package exports it. It loads the service (h3, tsyringe, the SQL drivers, BullMQ)
-// on first call, so `import { createRenderer } from 'reelforge'` stays a renderer's import and nothing more.
+// The service factory as the package exports it. It loads the service (h3, tsyringe, the SQL drivers; BullMQ and the
+// AWS SDK only where its config uses them) on first call, so `import { createRenderer } from 'reelforge'` stays a
+// renderer's import and nothing more.
 import type { Service, ServiceApp } from './adapters/http/service-type.js'
 import type { ServiceConfig } from './service/config.js'
 import type { ServiceOverrides } from './service/composition/overrides.js'

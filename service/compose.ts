@@ -94,7 +94,9 @@ export async function compose(config: ServiceConfig, overrides: ServiceOverrides
   const c = root.createChildContainer()
   // Opening the database is asynchronous (migrations), which tsyringe's factories cannot be: it comes in ready.
   // Plugin modules too: the renderer that validates edits must know their names.
-  register(c, config, await openDatabase(dbTarget(config)), overrides, await loadPluginModules(config.pluginModules))
+  // BullMQ (with ioredis ~0.3 CPU-s of imports) only for a service that queues renders on Redis.
+  const bull = config.redisUrl ? (await import('./queue/bull-queue.js')).BullQueue : undefined
+  register(c, config, await openDatabase(dbTarget(config)), overrides, await loadPluginModules(config.pluginModules), bull)
   const get = <T>(token: symbol) => c.resolve<T>(token)
   const stopping = new AbortController()
   // Every frame preview in flight listens to it (AbortSignal.any): as many as the server serves at once.

@@ -28,7 +28,7 @@ import { serviceRenderer } from '../isolation/service-renderer.js'
 import { renderProcessLimits } from '../isolation/worker-renderer.js'
 import { JobStore } from '../jobs/store.js'
 import { JobRunner } from '../jobs/job-runner.js'
-import { BullQueue } from '../queue/bull-queue.js'
+import type { BullQueue } from '../queue/bull-queue.js'
 import { InProcessQueue } from '../queue/queue.js'
 import { storageFor } from '../storage/storage-select.js'
 import { LocalStorage, type Storage } from '../storage/storage.js'
@@ -76,7 +76,14 @@ const CLASSES: [symbol, new (...args: never[]) => unknown][] = [
  * segments, tests) or that are chosen by the config get a factory that resolves their parts. Past the plain
  * values at the top, nothing is built here: the container builds each service on first resolve, once.
  */
-export function register(c: DependencyContainer, config: ServiceConfig, db: Db, o: ServiceOverrides, plugins: readonly Plugin[] = []): void {
+export function register(
+  c: DependencyContainer,
+  config: ServiceConfig,
+  db: Db,
+  o: ServiceOverrides,
+  plugins: readonly Plugin[] = [],
+  bull?: typeof BullQueue,
+): void {
   c.register(TOKENS.Config, { useValue: config })
   // SQLite file by default; PostgreSQL when config.databaseUrl is set. Every store takes it as `Db`.
   c.register(TOKENS.Db, { useValue: db })
@@ -169,6 +176,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
   // Redis configured: renders go to BullMQ for `reelforge worker` processes; otherwise this process renders.
   const redisUrl = config.redisUrl
   if (redisUrl) {
+    if (!bull) throw new Error('a service with redisUrl is registered with BullQueue (compose loads it)')
     c.register(
       TOKENS.Queue,
       once((c) => {
@@ -180,7 +188,7 @@ export function register(c: DependencyContainer, config: ServiceConfig, db: Db, 
           events: c.resolve<JobEvents>(TOKENS.Events),
           destinations: c.resolve<Destinations>(TOKENS.Destinations),
         }
-        return new BullQueue({ ...settle, redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (outcome) => worker.count(outcome) })
+        return new bull({ ...settle, redisUrl, maxAttempts: config.maxAttempts, segments: config.segments, count: (outcome) => worker.count(outcome) })
       }),
     )
   } else c.register(TOKENS.Queue, { useClass: InProcessQueue }, scoped)

@@ -1,8 +1,8 @@
 import { Agent as HttpAgent } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
-import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { addressGuard, checkUrl, type NetworkPolicy } from '../../plugins/index.js'
 import { guardedLookup } from '../../plugins/lib/net/guard.js'
+import { awsS3 } from '../lib/aws-s3.js'
 import { publicText } from '../lib/public-text.js'
 import { contentType, type Storage } from '../storage/storage.js'
 import type { S3Credentials } from './integrations.js'
@@ -57,6 +57,7 @@ export async function copyToS3(
   const refused = endpoint && (await checkUrl(endpoint, ctx.network))
   if (refused) throw new Error(`endpoint ${endpoint} ${refused}`)
   const lookup = guardedLookup(addressGuard(ctx.network)) as never
+  const { PutObjectCommand, S3Client } = awsS3()
   const client = new S3Client({
     region,
     endpoint,
@@ -106,7 +107,7 @@ export async function copyToS3(
 
 /** What S3 (or the connection) said, for the destination's `error`: the code S3 answered and its message. */
 function describe(e: unknown): string {
-  if (e instanceof S3ServiceException) {
+  if (e instanceof awsS3().S3ServiceException) {
     const status = e.$metadata?.httpStatusCode
     return `${e.name}${status ? ` (HTTP ${status})` : ''}: ${e.message || 'no message'}`
   }

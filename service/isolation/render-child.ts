@@ -18,6 +18,7 @@ import { previewOp } from './preview-child.js'
 import { watchParent } from './parent-watch.js'
 import { loadPluginModules } from './plugin-modules.js'
 import { serviceRenderer } from './service-renderer.js'
+import { S3Storage } from '../storage/s3-storage.js'
 import { LocalStorage } from '../storage/storage.js'
 
 const config = JSON.parse(process.argv[2]!) as ChildConfig
@@ -38,12 +39,8 @@ const stages = new Map<string, RenderProgress['stage']>()
 let nextAsk = 0
 const plugins = await loadPluginModules(config.pluginModules)
 
-// The AWS SDK only where a bucket is configured: loading it costs every render process ~0.2 CPU-s at start.
-const storage = config.s3
-  ? new (await import('../storage/s3-storage.js')).S3Storage(config.s3)
-  : config.filesDir
-    ? new LocalStorage(config.filesDir)
-    : undefined
+// S3Storage loads the AWS SDK when made (service/lib/aws-s3.ts): only where a bucket is configured.
+const storage = config.s3 ? new S3Storage(config.s3) : config.filesDir ? new LocalStorage(config.filesDir) : undefined
 const renderer = serviceRenderer({
   cacheDir: config.cacheDir,
   network: config.network,

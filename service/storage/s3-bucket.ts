@@ -1,5 +1,6 @@
-import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3'
+import type { S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from '../config.js'
+import { awsS3 } from '../lib/aws-s3.js'
 
 /**
  * The bucket answers with these credentials: one HeadBucket (the permission is `s3:ListBucket`). Throws the
@@ -8,7 +9,7 @@ import type { S3Config } from '../config.js'
  */
 export async function checkBucket(s3: S3Client, config: S3Config, signal?: AbortSignal): Promise<void> {
   try {
-    await s3.send(new HeadBucketCommand({ Bucket: config.bucket }), { abortSignal: signal })
+    await s3.send(new (awsS3().HeadBucketCommand)({ Bucket: config.bucket }), { abortSignal: signal })
   } catch (e) {
     throw new Error(bucketProblem(e, config))
   }
@@ -20,7 +21,7 @@ export async function createBucket(s3: S3Client, config: S3Config): Promise<'cre
     const region = config.region ?? 'us-east-1'
     // us-east-1 is S3's default location and must not be named as a constraint.
     const location = region === 'us-east-1' ? undefined : { LocationConstraint: region as never }
-    await s3.send(new CreateBucketCommand({ Bucket: config.bucket, CreateBucketConfiguration: location }))
+    await s3.send(new (awsS3().CreateBucketCommand)({ Bucket: config.bucket, CreateBucketConfiguration: location }))
     return 'created'
   } catch (e) {
     const name = (e as { name?: string }).name

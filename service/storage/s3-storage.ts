@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
 import { PassThrough, type Readable } from 'node:stream'
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import type { S3Client } from '@aws-sdk/client-s3'
 import type { S3Config } from '../config.js'
+import { awsS3, presigner } from '../lib/aws-s3.js'
 import { checkBucket, createBucket } from './s3-bucket.js'
 import { logger } from '../log.js'
 import { storageCall } from './storage-retry.js'
@@ -32,7 +32,7 @@ export class S3Storage implements Storage {
   private readonly s3: S3Client
 
   constructor(private readonly config: S3Config) {
-    this.s3 = new S3Client({
+    this.s3 = new (awsS3().S3Client)({
       region: config.region ?? 'us-east-1',
       endpoint: config.endpoint,
       forcePathStyle: !!config.endpoint,
@@ -51,6 +51,7 @@ export class S3Storage implements Storage {
   }
 
   async put(key: string, file: string): Promise<string> {
+    const { PutObjectCommand } = awsS3()
     const { size } = await stat(file)
     // A fresh stream each try: a failed send used up the last one.
     await storageCall(() =>
@@ -70,6 +71,7 @@ export class S3Storage implements Storage {
 
   async open(key: string) {
     if (!STORAGE_KEY.test(key)) return undefined
+    const { GetObjectCommand, HeadObjectCommand } = awsS3()
     const Key = this.objectKey(key)
     const head = await storageCall(() =>
       this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key })).catch((e) => {
@@ -100,7 +102,7 @@ export class S3Storage implements Storage {
    * content type is signed (the client may send any), and no checksum (the client's config asks for none).
    */
   presignPut(key: string, seconds: number): Promise<string> {
-    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }), { expiresIn: seconds })
+    return presigner().getSignedUrl(this.s3, new (awsS3().PutObjectCommand)({ Bucket: this.config.bucket, Key: this.objectKey(key) }), { expiresIn: seconds })
   }
 
   check(signal?: AbortSignal): Promise<void> {
@@ -118,6 +120,6 @@ export class S3Storage implements Storage {
 
   async remove(key: string): Promise<void> {
     const Key = this.objectKey(key)
-    await storageCall(() => this.s3.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key })))
+    await storageCall(() => this.s3.send(new (awsS3().DeleteObjectCommand)({ Bucket: this.config.bucket, Key })))
   }
 }

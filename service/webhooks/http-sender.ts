@@ -22,9 +22,11 @@ export interface WebhookSender {
  */
 export function httpSender(opts: { timeoutMs?: number; dispatcher?: Dispatcher; network?: NetworkPolicy } = {}): WebhookSender {
   const timeoutMs = opts.timeoutMs ?? 10_000
-  const dispatcher = opts.dispatcher ?? guardedAgent(opts.network, { connectTimeout: timeoutMs })
+  // Made at the first send: a service that never sends a webhook never loads undici (`undici()`).
+  let dispatcher = opts.dispatcher
   return {
     async send(url, body, headers, sendOpts) {
+      dispatcher ??= guardedAgent(opts.network, { connectTimeout: timeoutMs })
       const started = performance.now()
       const timeout = AbortSignal.timeout(timeoutMs)
       const signal = sendOpts?.signal ? AbortSignal.any([timeout, sendOpts.signal]) : timeout

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { exportedNames } from '../helpers/exports.js'
+import { REDIS_URL } from '../helpers/redis.js'
 import { runnable } from '../helpers/serve-child.js'
 
 const root = new URL('../..', import.meta.url).pathname
@@ -77,6 +78,29 @@ test("importing 'reelforge' or its kit does not load undici; a vendor client or 
     kit.guardedAgent({}).close()
     console.log(JSON.stringify([before, undici()]))`
   assert.equal(JSON.parse(lastLineOf(script, entry)), [false, true])
+})
+
+test('a service loads BullMQ, ioredis, the AWS SDK and undici only where its config uses them', () => {
+  // ~0.9 CPU-s of imports at every start (a test file, `reelforge serve`) for a service on SQLite and local files
+  // that uses none of them. Which packages are loaded shows in require's cache (all four are CommonJS).
+  const entry = runnable(`${root}service-entry.ts`)
+  const services = {
+    plain: {},
+    redis: { redisUrl: REDIS_URL },
+    s3: { s3: { bucket: 'b', region: 'us-east-1', endpoint: 'http://127.0.0.1:9', accessKeyId: 'k', secretAccessKey: 's' } },
+  }
+  const script = (config: object) => `import { createRequire } from 'node:module'
+    import { mkdtempSync } from 'node:fs'
+    const cache = createRequire(import.meta.url).cache
+    const { createService, defaultConfig } = await import('${entry}')
+    const dataDir = mkdtempSync('/tmp/reelforge-loads-')
+    const service = await createService(defaultConfig({ dataDir, isolateRenders: false, ...${JSON.stringify(config)} }))
+    const loaded = ['bullmq', 'ioredis', '@aws-sdk/client-s3', 'undici'].filter((p) => Object.keys(cache).some((k) => k.includes('/node_modules/' + p + '/')))
+    await service.close()
+    console.log(JSON.stringify(loaded))`
+  assert.equal(JSON.parse(lastLineOf(script(services.plain), entry)), [], 'SQLite, local files, no Redis')
+  assert.equal(JSON.parse(lastLineOf(script(services.redis), entry)), ['bullmq', 'ioredis'], 'the probe can tell')
+  assert.equal(JSON.parse(lastLineOf(script(services.s3), entry)), ['@aws-sdk/client-s3'])
 })
 
 test.run()

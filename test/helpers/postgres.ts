@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 
 /** The loopback PostgreSQL server scripts/services.sh starts (trust auth for the `reelforge` role). */
 export const PG_URL = process.env.REELFORGE_TEST_PG_URL ?? `postgres://reelforge@127.0.0.1:${process.env.REELFORGE_TEST_PG_PORT ?? 5499}/postgres`
@@ -13,6 +12,8 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.REELFORGE_TEST_STOR
  */
 export async function freshPostgres(): Promise<string> {
   const schema = `rf_${randomBytes(6).toString('hex')}`
+  // Imported here: every /v1 test file loads this helper, and only the PostgreSQL pass needs the driver.
+  const { default: pg } = await import('pg')
   const client = new pg.Client({ connectionString: PG_URL })
   await client.connect()
   try {
