@@ -49,22 +49,41 @@ const hasSound = (e: Edit) => !!e.timeline.soundtrack || clipsOf(e).some((c) => 
 const readEdit = (name: string) => JSON.parse(readFileSync(join(root, 'examples', `${name}.json`), 'utf8')) as Edit
 
 /**
- * One frame as 64×36 grey levels: `input` are the ffmpeg arguments that pick it, `crop` a filter before the
- * scaling. Through RGB, so a video's limited-range luma and a PNG's full-range grey read alike.
+ * Frames as 64×36 grey levels, all from one ffmpeg (each start costs more than reading a small frame): `inputs` are
+ * the arguments of each input, `picks` the filter that takes each frame (of a seeked input: its first), after
+ * `split` where several come from one input.
+ * Stacked one above the other and cut apart here. Through RGB, so a video's limited-range luma and a PNG's
+ * full-range grey read alike.
  */
-function grey(input: string[], crop = ''): Promise<Uint8Array> {
+function greys(inputs: string[][], picks: string[], split = ''): Promise<Uint8Array[]> {
+  const size = 64 * 36
+  const chains = picks.map((pick, i) => `${pick},setpts=0,scale=64:36:flags=area,format=rgb24,format=gray[g${i}]`)
+  const graph = `${split}${chains.join(';')};${picks.map((_, i) => `[g${i}]`).join('')}vstack=inputs=${picks.length}`
   return new Promise((resolve, reject) => {
-    const args = ['-v', 'error', ...input, '-frames:v', '1', '-vf', `${crop}scale=64:36:flags=area,format=rgb24,format=gray`, '-f', 'rawvideo', '-']
+    const args = ['-v', 'error', ...inputs.flat(), '-filter_complex', graph, '-frames:v', '1', '-f', 'rawvideo', '-']
     const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'inherit'] })
     const chunks: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => chunks.push(c))
-    child.on('close', (code) => (code === 0 ? resolve(new Uint8Array(Buffer.concat(chunks))) : reject(new Error(`ffmpeg exited ${code}: ${args.join(' ')}`))))
+    child.on('close', (code) => {
+      const all = new Uint8Array(Buffer.concat(chunks))
+      if (code !== 0 || all.length !== size * picks.length) return reject(new Error(`ffmpeg exited ${code} with ${all.length} bytes: ${args.join(' ')}`))
+      resolve(picks.map((_, i) => all.subarray(i * size, (i + 1) * size)))
+    })
   })
 }
-/** The frame at `t` seconds of a rendered file. */
-const frameAt = (path: string, t: number) => grey(['-ss', t.toFixed(3), '-i', path])
-/** The `i`th of the three frames side by side in the example's gallery thumbnail. */
-const thumbnail = (name: string, i: number) => grey(['-i', join(root, 'docs', 'gallery', `${name}.png`)], `crop=iw/3:ih:iw*${i}/3:0,`)
+/** The frames at `times` (seconds) of a rendered file: the first frame of the file seeked to each. */
+const framesAt = (path: string, times: number[]) =>
+  greys(
+    times.map((t) => ['-ss', t.toFixed(3), '-i', path]),
+    times.map((_, i) => `[${i}:v]trim=end_frame=1`),
+  )
+/** The three frames side by side in the example's gallery thumbnail. */
+const thumbnails = (name: string) =>
+  greys(
+    [['-i', join(root, 'docs', 'gallery', `${name}.png`)]],
+    [0, 1, 2].map((i) => `[t${i}]crop=iw/3:ih:iw*${i}/3:0`),
+    '[0:v]split=3[t0][t1][t2];',
+  )
 
 const spread = (f: Uint8Array) => {
   const mean = f.reduce((a, b) => a + b, 0) / f.length
@@ -109,11 +128,12 @@ async function check(name: string, out: string, edit: Edit, reported: number) {
     const db = await loudest(out)
     assert.ok(db > -30, `${name}: its sound is silent (loudest ${db} dB)`)
   }
-  const frames = await Promise.all(thumbnailTimes(reported).map((t) => frameAt(out, t)))
+  const frames = await framesAt(out, thumbnailTimes(reported))
   for (const [i, f] of frames.entries()) assert.ok(spread(f) > 6, `${name}: the frame at ${AT[i]! * 100} % is blank (spread ${spread(f).toFixed(1)})`)
   assert.ok(changes(frames) > 1, `${name}: the picture hardly changes (${changes(frames).toFixed(1)})`)
+  const thumbs = await thumbnails(name)
   for (const [i, f] of frames.entries()) {
-    const off = difference(f, await thumbnail(name, i))
+    const off = difference(f, thumbs[i]!)
     assert.ok(off < 6, `${name}: the frame at ${AT[i]! * 100} % is not what docs/gallery/${name}.png shows (off by ${off.toFixed(1)}): npm run examples:thumbs`)
   }
 }
@@ -141,7 +161,7 @@ test('examples/card.json renders once per row of examples/people.csv, each card 
   const middles: Uint8Array[] = []
   for (const who of names) {
     const out = join(dir, `card-${who.replace(' ', '-')}.mp4`)
-    const frames = await Promise.all(thumbnailTimes(endOf(edit)!).map((t) => frameAt(out, t)))
+    const frames = await framesAt(out, thumbnailTimes(endOf(edit)!))
     assert.ok(
       frames.every((f) => spread(f) > 6),
       `${who}: a blank frame`,
