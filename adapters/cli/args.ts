@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { nearest } from '../../core/index.js'
+import { nearest } from '../../core/schema/closest.js'
 import { UsageError } from './edit-options.js'
 
 type Options = NonNullable<ParseArgsConfig['options']>

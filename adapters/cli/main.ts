@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-import { nearest } from '../../core/index.js'
+import { nearest } from '../../core/schema/closest.js'
 import { UsageError } from './edit-options.js'
 import { logger, routeProcessWarnings } from '../../service/log.js'
 import { takeLogFormat } from './log-format.js'
-import { renderCommand } from './render.js'
 
-// Commands load lazily: `reelforge render` never pays for the service's modules.
+// Commands load lazily: `reelforge render` never pays for the service's modules, and `--version`, `keys` or `wallet`
+// never for the renderer's (headless-gl, the canvas: ~0.5 CPU-s of imports, as much as their own work).
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  render: renderCommand,
+  render: async (argv) => (await import('./render.js')).renderCommand(argv),
   still: async (argv) => (await import('./still.js')).stillCommand(argv),
   preview: async (argv) => (await import('./preview.js')).previewCommand(argv),
   validate: async (argv) => (await import('./validate.js')).validateCommand(argv),

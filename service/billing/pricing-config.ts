@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import { RESOLUTIONS, show } from '../../core/index.js'
+import { RESOLUTIONS } from '../../core/schema/output.js'
+import { show } from '../../core/schema/primitives.js'
 import { checkObject, describeIssues } from '../lib/validate.js'
 import { DEFAULT_PRICING, type Pricing } from './pricing.js'
 

@@ -1,4 +1,6 @@
-import { type AiTask, RESOLUTIONS, type Resolution, type Size, sizeFor } from '../../core/index.js'
+import type { AiTask, Resolution, Size } from '../../core/index.js'
+import { sizeFor } from '../../core/plan/output-size.js'
+import { RESOLUTIONS } from '../../core/schema/output.js'
 
 /** Credits per unit of work: one table, configurable (`createService(config, { pricing })`, or REELFORGE_CONFIG: pricing-config.ts). */
 export interface Pricing {

@@ -1,7 +1,8 @@
 import * as v from 'valibot'
-import { show, type Issue } from '../../core/index.js'
+import type { Issue } from '../../core/index.js'
+import { show } from '../../core/schema/primitives.js'
 import { toIssues } from '../../core/schema/issues.js'
-import { checkUrl, type NetworkPolicy } from '../../plugins/index.js'
+import { checkUrl, type NetworkPolicy } from '../../plugins/lib/net/guard.js'
 import { ServiceError } from '../errors.js'
 
 // Request checks the service applies whichever edge a request came through (HTTP routes, submission), so
