@@ -20,12 +20,8 @@ const env = { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') }
 function loadedBy(args: string[], status = 0): string[] {
   const file = join(home, 'loaded.json')
   writeFileSync(file, '[]')
-  const env = { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'), REELFORGE_LOADED_FILE: file }
-  const res = spawnSync(process.execPath, ['--require', join(root, 'test/helpers/loaded-packages.cjs'), ...cliArgs(...args)], {
-    cwd: home,
-    env,
-    encoding: 'utf8',
-  })
+  const preload = ['--require', join(root, 'test/helpers/loaded-packages.cjs')]
+  const res = spawnSync(process.execPath, [...preload, ...cliArgs(...args)], { cwd: home, env: { ...env, REELFORGE_LOADED_FILE: file }, encoding: 'utf8' })
   assert.is(res.status, status, `${args.join(' ')}: ${res.stderr}`)
   return JSON.parse(readFileSync(file, 'utf8'))
 }
