@@ -4,7 +4,8 @@
 // scripts/compile-tests.mjs (plain node, no loader); `--source` runs them through tsx from the sources instead.
 //
 // Two passes: every file on the embedded SQLite store, then the /v1 service suite (test/adapters/http) again on
-// PostgreSQL (REELFORGE_TEST_STORE=postgres) — the same tests against both stores. Files run side by side on
+// PostgreSQL (REELFORGE_TEST_STORE=postgres) — the same tests against both stores, but for the media-heavy files
+// whose statements the rest already issue (`SQLITE_ONLY` in scripts/test-lanes.mjs). Files run side by side on
 // `--jobs` cores (default 2, env REELFORGE_TEST_JOBS), longest first, more of them while the running ones wait
 // (scripts/test-schedule.mjs); each has its own Redis database, so files that flush theirs never meet. A file's
 // output is printed whole when it ends (never interleaved), and the 20 slowest and 10 costliest files at the end.
@@ -18,7 +19,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { compileTests } from './compile-tests.mjs'
-import { FAST, LONG, SERIAL } from './test-lanes.mjs'
+import { FAST, LONG, passes, SERIAL } from './test-lanes.mjs'
 import { loadCosts, saveCosts, schedule } from './test-schedule.mjs'
 
 const args = process.argv.slice(2)
@@ -51,12 +52,7 @@ const every = allFiles('test').sort()
 const picked = (
   fast ? every.filter((f) => FAST.some((p) => f.startsWith(p))) : args.length ? every.filter((f) => args.some((a) => f.includes(a))) : every
 ).filter((f) => !skip.some((w) => f.includes(w)))
-const runs = [
-  ...picked.map((file) => ({ file, pass: 'sqlite', env: {} })),
-  ...(args.length || fast
-    ? []
-    : picked.filter((f) => f.startsWith('test/adapters/http/')).map((file) => ({ file, pass: 'postgres', env: { REELFORGE_TEST_STORE: 'postgres' } }))),
-]
+const runs = passes(picked, !(args.length || fast))
 const costs = loadCosts()
 for (const r of runs) Object.assign(r, { key: `${r.pass} ${r.file}`, serial: SERIAL.includes(r.file) })
 const plan = schedule(runs, costs, { jobs, long: (r) => LONG.includes(r.file) })

@@ -5,6 +5,8 @@ import * as assert from 'uvu/assert'
 // @ts-expect-error: plain JavaScript, no declarations
 import { compileTests } from '../../scripts/compile-tests.mjs'
 // @ts-expect-error: plain JavaScript, no declarations
+import { passes, SQLITE_ONLY } from '../../scripts/test-lanes.mjs'
+// @ts-expect-error: plain JavaScript, no declarations
 import { schedule } from '../../scripts/test-schedule.mjs'
 import { tempDir } from '../helpers/media.js'
 
@@ -57,6 +59,27 @@ order('a file never measured counts as one core and as long as a minute (ten for
   assert.is(plan.cores(run('new')), 1)
 })
 order.run()
+
+const lanes = suite('the two stores')
+const root = join(import.meta.dirname, '..', '..')
+lanes('the whole suite runs every file on SQLite and the /v1 files again on PostgreSQL, but for SQLITE_ONLY', () => {
+  const files = ['test/core/a.test.ts', 'test/adapters/http/v1-x.test.ts', SQLITE_ONLY[0]]
+  const runs = passes(files, true) as { file: string; pass: string; env: Record<string, string> }[]
+  assert.equal(
+    runs.map((r) => `${r.pass} ${r.file}`),
+    [...files.map((f) => `sqlite ${f}`), 'postgres test/adapters/http/v1-x.test.ts'],
+  )
+  assert.equal(runs.at(-1)!.env, { REELFORGE_TEST_STORE: 'postgres' })
+  assert.ok(
+    (passes(files, false) as { pass: string }[]).every((r) => r.pass === 'sqlite'),
+    'a named selection runs on SQLite only',
+  )
+})
+lanes('SQLITE_ONLY names /v1 files that exist (a renamed one would rejoin the PostgreSQL pass unnoticed)', () => {
+  assert.ok(SQLITE_ONLY.length > 0)
+  for (const f of SQLITE_ONLY as string[]) assert.ok(f.startsWith('test/adapters/http/') && existsSync(join(root, f)), f)
+})
+lanes.run()
 
 const tree = suite('the compiled tree')
 tree('every TypeScript file has its JavaScript twin; sources, fixtures and node_modules are the real ones; a deleted source leaves nothing', async () => {
