@@ -57,7 +57,7 @@ export { encoderProcessEnv, frameProcessEnv, keepMallocSettingToSelf } from './f
 export { probe } from './ffmpeg/probe.js'
 export { BT709_TAGS, bt709Filters, isHdr, type StreamColour, toneMapFilters } from './ffmpeg/tone-map.js'
 export { probeFfmpeg, probeHardware, type Hardware, type HardwareCheck } from './ffmpeg/hardware.js'
-export type { Probe, ProbedStream } from './ffmpeg/probe.js'
+export type { Probe, ProbedStream, ProbeOptions } from './ffmpeg/probe.js'
 export { validateEdit } from './schema/validate.js'
 export { nearest } from './schema/closest.js'
 export type { ValidEdit, ParsedAsset, KnownNames, ValidateOptions } from './schema/validate.js'

@@ -142,9 +142,9 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult[]> {
 
 const message = (e: unknown) => (e instanceof RenderError ? `${e.code}: ${e.message}` : (e as Error).message)
 
-/** Seconds a written file lasts: counted video frames over the rate; a GIF's summed delays; audio's length. */
+/** Seconds a written file lasts: counted video packets (one a frame; nothing decoded) over the rate; a GIF's summed delays; audio's length. */
 async function fileDuration(path: string): Promise<number | undefined> {
-  const info = await probe(path, { countFrames: !path.endsWith('.gif') })
+  const info = await probe(path, { countPackets: !path.endsWith('.gif') })
   const video = info.streams.find((s) => s.type === 'video')
   if (path.endsWith('.gif')) return info.duration
   if (video?.frames && video.fps) return video.frames / video.fps

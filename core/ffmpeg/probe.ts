@@ -52,10 +52,12 @@ const MEMO_SIZE = 512
 
 /**
  * Runs ffprobe on a local file, or answers from the memo above when the file is unchanged (callers get their own
- * copy). `countFrames` decodes the whole video to count frames exactly (slow), and is never memoised.
+ * copy). `countFrames` decodes the whole video to count frames exactly (slow); `countPackets` counts the video's
+ * packets instead, reading without decoding (a fifth of the CPU) — one a frame in the files reelforge writes and in
+ * most others, but not where a codec packs several frames in one (old AVI B-frames). Counts are never memoised.
  */
-export async function probe(path: string, opts: { signal?: AbortSignal; countFrames?: boolean } = {}): Promise<Probe> {
-  const file = opts.countFrames ? undefined : await stat(path, { bigint: true }).catch(() => undefined)
+export async function probe(path: string, opts: ProbeOptions = {}): Promise<Probe> {
+  const file = opts.countFrames || opts.countPackets ? undefined : await stat(path, { bigint: true }).catch(() => undefined)
   if (!file?.isFile()) return runProbe(path, opts)
   const key = `${path}\0${file.size}\0${file.mtimeNs}\0${file.ino}`
   const hit = probed.get(key)
@@ -66,9 +68,16 @@ export async function probe(path: string, opts: { signal?: AbortSignal; countFra
   return info
 }
 
-async function runProbe(path: string, opts: { signal?: AbortSignal; countFrames?: boolean }): Promise<Probe> {
+export interface ProbeOptions {
+  signal?: AbortSignal
+  countFrames?: boolean
+  countPackets?: boolean
+}
+
+async function runProbe(path: string, opts: ProbeOptions): Promise<Probe> {
   const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams']
   if (opts.countFrames) args.push('-count_frames')
+  else if (opts.countPackets) args.push('-count_packets')
   const p = spawnFfmpeg([...args, path], { bin: ffprobeBin(), signal: opts.signal, stdout: true })
   const chunks: Buffer[] = []
   p.child.stdout!.on('data', (c: Buffer) => chunks.push(c))
@@ -96,7 +105,7 @@ async function runProbe(path: string, opts: { signal?: AbortSignal; countFrames?
       height: s.height as number | undefined,
       fps: rate(s.r_frame_rate as string | undefined),
       duration: numOr(s.duration),
-      frames: numOr(s.nb_read_frames ?? s.nb_frames),
+      frames: numOr(s.nb_read_frames ?? (s.codec_type === 'video' ? s.nb_read_packets : undefined) ?? s.nb_frames),
       pixFmt: s.pix_fmt as string | undefined,
       sampleRate: numOr(s.sample_rate),
       channels: s.channels as number | undefined,

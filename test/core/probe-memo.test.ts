@@ -35,4 +35,18 @@ test('an unchanged file is probed once; a rewritten one again; countFrames alway
     delete process.env.REELFORGE_FFPROBE
   }
 })
+test('countPackets counts video frames without decoding them: a WebM, whose header holds no count, too', async () => {
+  for (const [name, codec] of [
+    ['count.webm', '-c:v libvpx-vp9 -deadline realtime -cpu-used 8'],
+    ['count.mp4', '-c:v libx264 -bf 2'],
+  ] as const) {
+    const clip = join(dir, name)
+    await runFfmpeg([...ffmpegArgs`-v error -y -f lavfi -i testsrc2=s=64x36:r=10:d=2.3`, ...codec.split(' '), clip])
+    const decoded = (await probe(clip, { countFrames: true })).streams[0]!.frames
+    const counted = (await probe(clip, { countPackets: true })).streams[0]!.frames
+    assert.is(decoded, 23, name)
+    assert.is(counted, decoded, name)
+  }
+  assert.is((await probe(join(dir, 'count.webm'))).streams[0]!.frames, undefined, 'uncounted, a WebM says nothing')
+})
 test.run()
