@@ -85,18 +85,20 @@ export class AiJobs {
     // Chosen again at run time: a provider gone since submit (a restart with other keys) fails the job like a vendor error.
     const choose = () => (provider = chooseProvider(this.d.providers, job.principal, kind, job.model).provider).name
     const price = this.price(job.principal, kind)
-    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label: `${kind} ${id}` }, async (dir) => ({
+    const work = async (dir: string) => ({
       outcome: await runKind(this.d, job, provider, { signal: AbortSignal.timeout(JOB_MS), workDir: dir }),
       value: undefined,
-    }))
-    const done = (await this.d.store.byId(id))!
-    const balance = await this.d.billing.balance(job.principal.accountId)
-    const data = { id, kind: job.kind, status: done.status, url: done.url, credits_used: done.credits_used, wallet_balance: balance }
-    const event = done.status === 'complete' ? 'ai.complete' : 'ai.failed'
-    // Every front end resumes unfinished AI jobs when it starts: the event is written once per job, whoever ends it.
-    await this.d.webhooks.emit(job.principal.accountId, event, done.error ? { ...data, error: done.error } : data, job.callback, {
-      sandbox: job.principal.sandbox,
-      once: id,
+    })
+    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label: `${kind} ${id}` }, work, async () => {
+      const done = (await this.d.store.byId(id))!
+      const balance = await this.d.billing.balance(job.principal.accountId)
+      const data = { id, kind: job.kind, status: done.status, url: done.url, credits_used: done.credits_used, wallet_balance: balance }
+      const event = done.status === 'complete' ? 'ai.complete' : 'ai.failed'
+      // Every front end resumes unfinished AI jobs when it starts: the event is written once per job, whoever ends it.
+      await this.d.webhooks.emit(job.principal.accountId, event, done.error ? { ...data, error: done.error } : data, job.callback, {
+        sandbox: job.principal.sandbox,
+        once: id,
+      })
     })
   }
 }

@@ -96,6 +96,11 @@ export class AiJobStore {
     return (await this.db.all<{ id: string }>("SELECT id FROM ai_jobs WHERE status IN ('queued', 'processing') ORDER BY created_at")).map((r) => r.id)
   }
 
+  /** Runs `fn` in one transaction: an ending (charge or release, status) and its event commit together. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.transaction(fn)
+  }
+
   async processing(id: string, provider: string): Promise<void> {
     await this.db.run("UPDATE ai_jobs SET status = 'processing', provider = ?, updated_at = ? WHERE id = ?", [provider, nowIso(), id])
   }

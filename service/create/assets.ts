@@ -88,20 +88,22 @@ export class GeneratedAssets {
     } catch {
       // `choose` below throws the same, which fails the asset and releases its hold
     }
-    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label }, async (workDir) => ({
+    const work = async (workDir: string) => ({
       outcome: await makeAsset(this.d, id, req, engine, { signal: AbortSignal.timeout(ASSET_MS), workDir }),
       value: undefined,
-    }))
-    const done = (await this.d.store.byId(id))!
-    const data = { id, kind: done.kind, provider: req.provider, type: req.type, status: done.status, url: done.url, credits_used: done.credits_used }
-    await this.d.webhooks.emit(
-      job.principal.accountId,
-      done.status === 'complete' ? 'ai.complete' : 'ai.failed',
-      done.error ? { ...data, error: done.error } : data,
-      null,
-      // Every front end resumes unfinished assets when it starts: the event is written once per asset.
-      { sandbox: job.principal.sandbox, once: id },
-    )
+    })
+    await executeAiJob(this.d, { id, accountId: job.principal.accountId, provider: choose, price, label }, work, async () => {
+      const done = (await this.d.store.byId(id))!
+      const data = { id, kind: done.kind, provider: req.provider, type: req.type, status: done.status, url: done.url, credits_used: done.credits_used }
+      await this.d.webhooks.emit(
+        job.principal.accountId,
+        done.status === 'complete' ? 'ai.complete' : 'ai.failed',
+        done.error ? { ...data, error: done.error } : data,
+        null,
+        // Every front end resumes unfinished assets when it starts: the event is written once per asset.
+        { sandbox: job.principal.sandbox, once: id },
+      )
+    })
   }
 }
 

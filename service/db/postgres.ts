@@ -103,6 +103,10 @@ export class PostgresSql implements Sql {
     return this.tx.run(fn)
   }
 
+  savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    return this.tx.current() ? this.tx.run(fn) : fn()
+  }
+
   afterCommit(fn: () => void | Promise<void>): void {
     this.tx.afterCommit(fn)
   }

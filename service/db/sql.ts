@@ -24,6 +24,11 @@ export interface Sql {
    * async context; a nested call becomes a savepoint.
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` as a savepoint of the current transaction — rolled back alone when it throws, so the caller's
+   * transaction can go on (PostgreSQL refuses every statement after a failed one) — or, outside one, as it is.
+   */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>
   /** Runs `fn` once the current transaction commits (at once outside one); dropped on rollback. */
   afterCommit(fn: () => void | Promise<void>): void
   /** `FOR UPDATE` where the engine locks rows (PostgreSQL), '' where the transaction locks everything. */

@@ -50,6 +50,9 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
         destinations: delivered?.records,
       })
       if (!done) throw new LeaseLost()
+      // render.complete commits with the completion (a crash between them would lose it: the outbox holds only
+      // what was written). Its listeners' failures are logged, not thrown: the render stands without its webhook.
+      await d.events.emit('render.complete', (await d.jobs.get(id))!)
       return true
     })
   } catch (e) {
@@ -61,7 +64,6 @@ export async function completeJob(d: SettleDeps, id: string, owner: string, outc
     throw e
   }
   if (completed && hosted) await d.destinations!.removeHosted(id, outcome.keys) // `exclude: true`: the copies are the render now
-  if (completed) await d.events.emit('render.complete', (await d.jobs.get(id))!)
   return completed
 }
 
@@ -73,14 +75,13 @@ export async function failJob(d: SettleDeps, id: string, owner: string | null, e
   const message = cancelled ? 'cancelled' : failureText(error)
   if (error instanceof Error && !(error instanceof RenderError) && !(error instanceof ServiceError) && !cancelled)
     log.error(`job ${id} failed unexpectedly:`, error)
-  // The failure and the release of the hold commit together (a crash between them loses neither).
-  const failed = await d.jobs.transaction(async () => {
+  // The failure, the release of the hold and render.failed commit together (a crash between them loses none).
+  return d.jobs.transaction(async () => {
     const ok = await d.jobs.fail(id, owner, message)
     if (ok) await d.billing.release(id)
+    if (ok) await d.events.emit('render.failed', (await d.jobs.get(id))!)
     return ok
   })
-  if (failed) await d.events.emit('render.failed', (await d.jobs.get(id))!)
-  return failed
 }
 
 /**

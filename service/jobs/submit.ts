@@ -87,9 +87,10 @@ export async function submitJob(
       segments: d.config.redisUrl ? (d.config.segments ?? 1) : 1,
     })
     await d.billing.holdRender(principal, created.id, { seconds: knownDuration(edit), ...outputSize(edit.output) })
+    // render.queued commits with the job: whoever sees the job queued finds its event written.
+    await d.events.emit('render.queued', created)
     return created
   })
-  await d.events.emit('render.queued', job)
   d.queue.notify(job.id)
   return { job, warnings }
 }

@@ -139,25 +139,40 @@ export class SourceImporter {
     // so a restart imports it again (renditions included) and `source.ready` carries them.
     await this.renditions.run({ id, key, path, media })
     await this.storage.put(key, path)
-    await this.sources.ready(id, key, size, media)
+    await this.sources.transaction(async () => {
+      await this.sources.ready(id, key, size, media)
+      await this.announce(id)
+    })
   }
 
   private async fail(id: string, message: string): Promise<void> {
-    await this.sources.failed(id, message)
+    await this.sources.transaction(async () => {
+      await this.sources.failed(id, message)
+      await this.announce(id)
+    })
   }
 
-  /** Waits for the work; a failure marks the source failed (in words without server paths); then the event. */
+  /**
+   * The source's event, in the transaction that ends it: whoever reads it ready or failed finds the event written.
+   * Every front end resumes unfinished imports when it starts: the event is written once per source.
+   */
+  private async announce(id: string): Promise<void> {
+    const done = (await this.sources.byId(id))!
+    const event = done.status === 'ready' ? 'source.ready' : 'source.failed'
+    await this.webhooks
+      .emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox, once: done.id })
+      .catch((e) => log.error(`${id}: its event could not be written:`, e))
+  }
+
+  /** Waits for the work; a failure marks the source failed (in words without server paths), with its event. */
   private async finish(source: Source, work: Promise<void>): Promise<void> {
     try {
       await work
     } catch (e) {
       const message = publicText(e instanceof Error ? e.message : String(e), (full) => log.warn(`${source.id} failed: ${full}`))
-      await this.fail(source.id, message)
+      // A source already stored and announced ready stays ready (a staged copy left behind is only logged).
+      if ((await this.sources.byId(source.id))?.status !== 'ready') await this.fail(source.id, message)
     }
-    const done = (await this.sources.byId(source.id))!
-    const event = done.status === 'ready' ? 'source.ready' : 'source.failed'
-    // Every front end resumes unfinished imports when it starts: the event is written once per source.
-    await this.webhooks.emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox, once: done.id })
   }
 }
 

@@ -162,6 +162,11 @@ export class SourceStore {
     await this.db.run("UPDATE sources SET status = 'importing', updated_at = ? WHERE id = ?", [nowIso(), id])
   }
 
+  /** Runs `fn` in one transaction: a source's ending and its event commit together. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.transaction(fn)
+  }
+
   async ready(id: string, key: string, bytes: number, media: Sniffed): Promise<void> {
     await this.db.run(
       `UPDATE sources SET status = 'ready', storage_key = ?, bytes = ?, type = ?, content_type = ?, width = ?, height = ?, duration = ?, fps = ?,

@@ -116,14 +116,26 @@ export class Webhooks {
    * Queues the deliveries for one event: the callback (if any) and the global webhook (if subscribed).
    * `sandbox`: sandbox work caused it, so sandbox keys see these deliveries in the log. `once`: what the event is
    * about (a job's id): the event is written once per target for it, whichever process emits it, and every
-   * emitter gets the same delivery ids.
+   * emitter gets the same delivery ids. Called inside the transaction that finishes what the event reports, so
+   * the two commit together, its writes are a savepoint there: a failed one rolls back alone before it throws.
+   * Outside a transaction (an event another front end also heard) they are plain writes, as before.
    */
-  async emit(
+  emit(
     accountId: string,
     event: EventName,
     data: Record<string, unknown>,
     callback?: string | null,
     opts: { sandbox?: boolean; callbackBody?: string; once?: string } = {},
+  ): Promise<string[]> {
+    return this.db.savepoint(() => this.write(accountId, event, data, callback, opts))
+  }
+
+  private async write(
+    accountId: string,
+    event: EventName,
+    data: Record<string, unknown>,
+    callback: string | null | undefined,
+    opts: { sandbox?: boolean; callbackBody?: string; once?: string },
   ): Promise<string[]> {
     const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data })
     const ids: string[] = []
