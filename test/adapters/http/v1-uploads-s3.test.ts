@@ -64,6 +64,28 @@ test('the URL is a presigned bucket URL; a plain PUT there becomes a ready sourc
   assert.equal(await objectsOf(upload.id), ['Logo.png'], 'only the stored file is left')
 })
 
+test('a staged object the bucket will not delete after the import: the source stays ready, announced once', async () => {
+  const svc = await withS3()
+  try {
+    await svc.call('PUT', '/v1/webhooks', { body: { url: 'http://127.0.0.1:1/unused', events: ['source.ready', 'source.failed'], secret: 'x'.repeat(16) } })
+    // The importer's own storage (the service does not hand it out): its deletes fail from now on.
+    const storage = (svc.importer as unknown as { storage: { remove(key: string): Promise<void> } }).storage
+    storage.remove = async () => {
+      throw new Error('the bucket refused the delete')
+    }
+    const upload = (await svc.call('POST', '/v1/upload', { body: { filename: 'kept.png' } })).body
+    assert.is((await putFile(upload.url, join(dir, 'red.png'))).status, 200)
+    const source = await settled(svc, upload.id)
+    assert.equal([source.status, source.error], ['ready', null])
+    const events = await svc.db.all<{ event: string }>('SELECT event FROM webhook_deliveries')
+    assert.equal(
+      events.map((e) => e.event),
+      ['source.ready'],
+    )
+  } finally {
+    await svc.close()
+  }
+})
 test("`proxy: true` gives this service's own URL on S3 storage too (the dashboard); the file ends in the bucket", async () => {
   const upload = (await ctx.svc.call('POST', '/v1/upload', { body: { filename: 'red.png', proxy: true } })).body
   const url = new URL(upload.url)
