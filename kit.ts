@@ -72,6 +72,7 @@ export {
   type HardwareCheck,
   type Probe,
   type ProbedStream,
+  type ProbeOptions,
 } from './core/index.js'
 
 // Network: every loader fetches through the SSRF guard
