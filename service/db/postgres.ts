@@ -104,7 +104,7 @@ export class PostgresSql implements Sql {
   }
 
   savepoint<T>(fn: () => Promise<T>): Promise<T> {
-    return this.tx.current() ? this.tx.run(fn) : fn()
+    return this.tx.savepoint(fn)
   }
 
   afterCommit(fn: () => void | Promise<void>): void {

@@ -106,6 +106,11 @@ export class Transactions<C> {
     return out
   }
 
+  /** `fn` as a savepoint of the current transaction, or as it is outside one (`Sql.savepoint`). */
+  savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    return this.current() ? this.run(fn) : fn()
+  }
+
   afterCommit(fn: () => void | Promise<void>): void {
     const ctx = this.als.getStore()
     if (ctx) ctx.after.push(fn)

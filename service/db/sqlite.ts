@@ -222,7 +222,7 @@ export class SqliteSql implements Sql {
   }
 
   savepoint<T>(fn: () => Promise<T>): Promise<T> {
-    return this.tx.current() ? this.tx.run(fn) : fn()
+    return this.tx.savepoint(fn)
   }
 
   afterCommit(fn: () => void | Promise<void>): void {

@@ -257,16 +257,14 @@ export class ImageService {
       await this.d.db.transaction(async () => {
         const credits = await this.d.billing.charge(p.accountId, id, this.price(p, r.model))
         await this.d.db.run(`UPDATE images SET status = 'complete', url = ?, credits_used = ?, updated_at = ? WHERE id = ?`, [url, credits, nowIso(), id])
-        await this.d.webhooks
-          .emit(
-            p.accountId,
-            'ai.complete',
-            { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits },
-            null,
-            // Every front end resumes unfinished batches when it starts: the event is written once per image.
-            { sandbox: p.sandbox, once: id },
-          )
-          .catch(unwritten(id))
+        await this.d.webhooks.announce(
+          p.accountId,
+          'ai.complete',
+          { id, batch_id: batchId, model: r.model, provider: provider.name, url, width: r.width, height: r.height, credits_used: credits },
+          null,
+          // Every front end resumes unfinished batches when it starts: the event is written once per image.
+          { sandbox: p.sandbox, once: id },
+        )
       })
     } catch (e) {
       error = e
@@ -274,12 +272,10 @@ export class ImageService {
       await this.d.db.transaction(async () => {
         await this.d.billing.release(id)
         await this.d.db.run(`UPDATE images SET status = 'failed', error = ?, updated_at = ? WHERE id = ?`, [message, nowIso(), id])
-        await this.d.webhooks
-          .emit(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, {
-            sandbox: p.sandbox,
-            once: id,
-          })
-          .catch(unwritten(id))
+        await this.d.webhooks.announce(p.accountId, 'ai.failed', { id, batch_id: batchId, model: r.model, provider: provider.name, error: message }, null, {
+          sandbox: p.sandbox,
+          once: id,
+        })
       })
     }
     return { record: (await this.get(p.accountId, id))!, error }
@@ -290,9 +286,6 @@ export class ImageService {
     this.running.add(tracked)
   }
 }
-
-/** An event that could not be written is logged, as render events' are: its writes were a savepoint, the image stands. */
-const unwritten = (id: string) => (e: unknown) => log.error(`${id}: its event could not be written:`, e)
 
 function toRecord(r: Record<string, unknown>): ImageRecord {
   return {

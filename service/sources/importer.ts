@@ -159,9 +159,7 @@ export class SourceImporter {
   private async announce(id: string): Promise<void> {
     const done = (await this.sources.byId(id))!
     const event = done.status === 'ready' ? 'source.ready' : 'source.failed'
-    await this.webhooks
-      .emit(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox, once: done.id })
-      .catch((e) => log.error(`${id}: its event could not be written:`, e))
+    await this.webhooks.announce(done.accountId, event, sourceRecord(done), done.callback, { sandbox: done.sandbox, once: done.id })
   }
 
   /** Waits for the work; a failure marks the source failed (in words without server paths), with its event. */

@@ -13,6 +13,7 @@ import type { Wallet } from '../billing/wallet.js'
 import type { ServiceConfig } from '../config.js'
 import { checkCallbackUrl } from '../lib/validate.js'
 import { callbackHears, shotstackCallback } from './shotstack-callback.js'
+import { logger } from '../log.js'
 
 /** Every event the service sends (listed in vocabulary.ts, which the dashboard shares). */
 export { EVENT_NAMES, type EventName }
@@ -37,6 +38,8 @@ export const WebhookConfigSchema = v.strictObject({
   ),
 })
 export type WebhookConfig = v.InferOutput<typeof WebhookConfigSchema>
+
+const log = logger('webhooks')
 
 /**
  * Turns what happens into signed deliveries: render events go to the job's own `callback` (signed with the
@@ -128,6 +131,14 @@ export class Webhooks {
     opts: { sandbox?: boolean; callbackBody?: string; once?: string } = {},
   ): Promise<string[]> {
     return this.db.savepoint(() => this.write(accountId, event, data, callback, opts))
+  }
+
+  /**
+   * `emit` from the transaction that ends what the event reports: a write that fails (its savepoint rolled back) is
+   * logged, not thrown, so the ending commits without its webhook — as a render's does through JobEvents.
+   */
+  async announce(...args: Parameters<Webhooks['emit']>): Promise<void> {
+    await this.emit(...args).catch((e) => log.error(`${args[4]?.once ?? args[0]}: its ${args[1]} could not be written:`, e))
   }
 
   private async write(

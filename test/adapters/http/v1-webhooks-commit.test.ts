@@ -122,4 +122,21 @@ commit('a webhook write that fails rolls back alone: the render still completes 
     await s.close()
   }
 })
+commit('an image whose event cannot be written is still complete, and charged (on PostgreSQL too)', async () => {
+  const bfl = await fakeBFL('#00ff00')
+  const s = await testService({ credits: 100, overrides: { providers: [bflProvider({ apiKey: 'bfl-test', baseUrl: bfl.url, pollIntervalMs: 10 })] } })
+  try {
+    await s.call('PUT', '/v1/webhooks', hook(['ai.complete', 'ai.failed']))
+    s.outbox.enqueue = async () => {
+      await s.db.run('INSERT INTO no_such_table VALUES (1)')
+      return 'never'
+    }
+    const image = await s.call('POST', '/v1/ai/image', { body: { prompt: 'a kite' } })
+    assert.equal([image.status, image.body.status, image.body.credits_used], [200, 'complete', 5], JSON.stringify(image.body))
+    assert.equal(await events(s), [])
+  } finally {
+    await s.close()
+    await bfl.close()
+  }
+})
 commit.run()
