@@ -18,8 +18,8 @@ export type Executed<T> = { ok: true; value: T } | { ok: false; error: unknown; 
  * (for-render.ts) alike: marked processing by `provider`, the work done in a scratch folder, then charged and
  * completed — or the hold released and the job failed with a public message (a content-policy refusal says so).
  * `ended` (the job's webhook) runs in the transaction that ends the job, so the ending and its event commit
- * together: a crash cannot keep one without the other. A failure to write the event is logged, as render events'
- * are (the event's writes are a savepoint: the ending still commits).
+ * together: a crash cannot keep one without the other. A failure to read or write the event is logged, as render
+ * events' are (the whole event is a savepoint: the ending still commits).
  */
 export async function executeAiJob<T>(
   d: Deps,
@@ -34,7 +34,7 @@ export async function executeAiJob<T>(
     await d.store.transaction(async () => {
       const credits = await d.billing.charge(job.accountId, job.id, job.price)
       await d.store.complete(job.id, outcome, credits)
-      await announce(job.label, ended)
+      await announce(d.store, job.label, ended)
     })
     return { ok: true, value }
   } catch (error) {
@@ -43,10 +43,12 @@ export async function executeAiJob<T>(
     await d.store.transaction(async () => {
       await d.billing.release(job.id)
       await d.store.failed(job.id, message)
-      await announce(job.label, ended)
+      await announce(d.store, job.label, ended)
     })
     return { ok: false, error, message }
   }
 }
 
-const announce = (label: string, ended: () => Promise<unknown>) => ended().catch((e) => log.error(`${label}: its event could not be written:`, e))
+/** The event as a savepoint: a failed read or write in it is logged and leaves the ending to commit. */
+const announce = (store: AiJobStore, label: string, ended: () => Promise<unknown>) =>
+  store.savepoint(ended).catch((e) => log.error(`${label}: its event could not be written:`, e))

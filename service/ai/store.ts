@@ -101,6 +101,11 @@ export class AiJobStore {
     return this.db.transaction(fn)
   }
 
+  /** Runs `fn` as a savepoint of that transaction: its failure rolls back alone (`Sql.savepoint`). */
+  savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.savepoint(fn)
+  }
+
   async processing(id: string, provider: string): Promise<void> {
     await this.db.run("UPDATE ai_jobs SET status = 'processing', provider = ?, updated_at = ? WHERE id = ?", [provider, nowIso(), id])
   }

@@ -49,7 +49,12 @@ export class PostgresSql implements Sql {
           }
           return client
         }),
-      commit: async (client) => void (await reached(() => client.query('COMMIT'))),
+      commit: async (client) => {
+        // After a failed statement PostgreSQL answers COMMIT with ROLLBACK and no error: a caller that caught
+        // that failure and went on must not be told its writes were kept.
+        const done = await reached(() => client.query('COMMIT'))
+        if (done.command === 'ROLLBACK') throw new Error('the transaction was rolled back: a statement in it failed')
+      },
       rollback: async (client) => void (await client.query('ROLLBACK')),
       exec: async (client, sql) => void (await reached(() => client.query(sql))),
       release: (client) => {

@@ -62,6 +62,9 @@ export class Webhooks {
 
   private subscribe(events: JobEvents, wallet: Wallet): void {
     const balance = async (job: Job) => (await wallet.state(job.accountId)).balance
+    // An ending's event reads the balance in the ending's transaction: read and write are one savepoint, so a
+    // failed read rolls back alone too (PostgreSQL would otherwise drop the ending with it, COMMIT turned ROLLBACK).
+    const ending = (write: (job: Job) => Promise<unknown>) => (job: Job) => this.db.savepoint(() => write(job))
     // Every front end hears a job's events (each listens to the shared queue): each event is written once, keyed by
     // the job — `render.processing` by the job and its attempt, since a job rendered again after a crash is
     // processing again (its payload says which attempt).
@@ -79,32 +82,38 @@ export class Webhooks {
         of(job, `${job.id}#${job.attempts}`),
       ),
     )
-    events.on('render.complete', async (job) =>
-      this.emit(
-        job.accountId,
-        'render.complete',
-        {
-          id: job.id,
-          status: 'COMPLETE',
-          url: job.url,
-          poster: job.poster,
-          thumbnail: job.thumbnail,
-          duration: job.duration,
-          credits_used: job.creditsUsed,
-          wallet_balance: await balance(job),
-          ...(job.destinations ? { destinations: job.destinations } : {}),
-        },
-        job.callback,
-        ended(job),
+    events.on(
+      'render.complete',
+      ending(async (job) =>
+        this.emit(
+          job.accountId,
+          'render.complete',
+          {
+            id: job.id,
+            status: 'COMPLETE',
+            url: job.url,
+            poster: job.poster,
+            thumbnail: job.thumbnail,
+            duration: job.duration,
+            credits_used: job.creditsUsed,
+            wallet_balance: await balance(job),
+            ...(job.destinations ? { destinations: job.destinations } : {}),
+          },
+          job.callback,
+          ended(job),
+        ),
       ),
     )
-    events.on('render.failed', async (job) =>
-      this.emit(
-        job.accountId,
-        'render.failed',
-        { id: job.id, status: 'FAILED', stage: job.stage, error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) },
-        job.callback,
-        ended(job),
+    events.on(
+      'render.failed',
+      ending(async (job) =>
+        this.emit(
+          job.accountId,
+          'render.failed',
+          { id: job.id, status: 'FAILED', stage: job.stage, error: job.error, credits_used: job.creditsUsed, wallet_balance: await balance(job) },
+          job.callback,
+          ended(job),
+        ),
       ),
     )
     // Wallet events are emitted by the one process whose transaction moved the balance (a low-balance crossing is

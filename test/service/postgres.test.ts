@@ -82,4 +82,33 @@ pg('migrations: a second open of a migrated schema changes nothing; two opening 
   await b.close()
 })
 
+pg('a transaction whose failed statement was caught does not commit as if it had not: it throws', async () => {
+  const db = await openDatabase(await freshPostgres())
+  try {
+    await db.run('CREATE TABLE kept (n INTEGER)')
+    // PostgreSQL answers COMMIT after a failed statement with ROLLBACK, no error: the caller would see success
+    // while its writes were gone.
+    const lost = db.transaction(async () => {
+      await db.run('INSERT INTO kept VALUES (1)')
+      await db.get('SELECT * FROM no_such_table').catch(() => undefined)
+      return 'done'
+    })
+    const error = await lost.then(
+      () => undefined,
+      (e: Error) => e,
+    )
+    assert.ok(error, 'the transaction rejects')
+    assert.match(error!.message, /rolled back/)
+    assert.equal(await db.all('SELECT n FROM kept'), [], 'and nothing of it was kept')
+    // The same failure inside a savepoint rolls back alone: the rest commits.
+    await db.transaction(async () => {
+      await db.run('INSERT INTO kept VALUES (2)')
+      await db.savepoint(() => db.get('SELECT * FROM no_such_table')).catch(() => undefined)
+    })
+    assert.equal(await db.all('SELECT n FROM kept'), [{ n: 2 }])
+  } finally {
+    await db.close()
+  }
+})
+
 pg.run()

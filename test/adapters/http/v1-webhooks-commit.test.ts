@@ -30,6 +30,20 @@ async function poll<T>(read: () => Promise<T>, settled: (v: T) => boolean): Prom
   return v
 }
 
+/** `s.wallet[method]`, called from a file whose path holds `caller`, first runs a query the database refuses. */
+function refuseReads(s: Service, method: 'balance' | 'state', caller: string) {
+  const refused = { count: 0 }
+  const real = s.wallet[method].bind(s.wallet) as (account: string) => Promise<never>
+  s.wallet[method] = async (account: string) => {
+    if (new Error().stack?.includes(caller)) {
+      refused.count++
+      await s.db.get('SELECT * FROM no_such_table')
+    }
+    return real(account)
+  }
+  return refused
+}
+
 /** Every event the outbox holds, whichever account's. */
 const events = async (s: Service) => (await s.db.all<{ event: string }>('SELECT event FROM webhook_deliveries')).map((d) => d.event).sort()
 const hook = (events: string[]) => ({ body: { url: 'http://127.0.0.1:1/unused', events, secret: 'x'.repeat(16) } })
@@ -137,6 +151,41 @@ commit('an image whose event cannot be written is still complete, and charged (o
   } finally {
     await s.close()
     await bfl.close()
+  }
+})
+commit('an AI job whose event fails on a read is still complete, and charged (on PostgreSQL too)', async () => {
+  const s = await testService({ start: true, credits: 100, overrides: { aiProviders: aiProvidersFromConfig({}) } })
+  try {
+    await s.call('PUT', '/v1/webhooks', hook(['ai.complete', 'ai.failed']))
+    // The event reads the balance it reports: a read the database refuses there aborts a PostgreSQL transaction
+    // unless the event is a savepoint of its own — and then the charge and the ending were rolled back unseen.
+    const refused = refuseReads(s, 'balance', 'execute')
+    const queued = await s.call('POST', '/v1/ai/speech', { body: { text: 'Seven boats sailed out.', format: 'wav' } })
+    assert.is(queued.status, 202, JSON.stringify(queued.body))
+    const read = async () => (await s.call('GET', `/v1/ai/speech/${queued.body.id}`)).body
+    const done = await poll(read, (v) => v.status === 'complete' || v.status === 'failed')
+    assert.is(refused.count, 1, 'the event read the balance once')
+    assert.is(done.status, 'complete', JSON.stringify(done))
+    assert.ok(done.credits_used > 0, 'and charged')
+    assert.equal(await events(s), [])
+  } finally {
+    await s.close()
+  }
+})
+commit('a render whose event fails on a read is still complete (on PostgreSQL too)', async () => {
+  const s = await testService({ start: true })
+  try {
+    await s.call('PUT', '/v1/webhooks', hook(['render.complete']))
+    // render.complete reports the balance: a read the database refuses there must roll back alone, as a failed
+    // write does, or PostgreSQL drops the completion with it.
+    const refused = refuseReads(s, 'state', 'webhooks')
+    const { jobId } = (await s.call('POST', '/v1/render', { body: titleEdit(1, { fps: 12 }) })).body
+    const done = await s.waitFor(jobId, ['COMPLETE', 'FAILED'])
+    assert.is(done.status, 'COMPLETE', done.error)
+    assert.is(refused.count, 1, 'the event read the balance once')
+    assert.equal(await events(s), [])
+  } finally {
+    await s.close()
   }
 })
 commit.run()
