@@ -13,55 +13,75 @@ const CropSchema = v.object({
 })
 const GEN_ASPECTS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] as const
 
+/**
+ * A media asset comes from a file or is generated: one with neither would be accepted and fail at render
+ * time (Shotstack's spec requires `src`; `prompt` is reelforge's generation). Reported at `src`.
+ */
+type Sourced = { src?: string; prompt?: string }
+const sourceOrPrompt = <T extends Sourced>() =>
+  v.forward(
+    v.partialCheck([['src'], ['prompt']], (a: Sourced) => !!a.src || !!a.prompt, 'is required (or give a prompt)'),
+    ['src'],
+  ) as unknown as v.BaseValidation<T, T, v.BaseIssue<unknown>>
+
 /** `video`: a clip of a video file; `src` or (AI generation) `prompt`. */
-export const VideoAssetSchema = v.object({
-  type: v.literal('video'),
-  src: v.optional(Src),
-  trim: v.optional(num(0), 0),
-  volume: v.optional(numOrTween(0, 1)),
-  volumeEffect: v.optional(AudioEffect),
-  speed: v.optional(num(0, 10)),
-  crop: v.optional(CropSchema),
-  chromaKey: v.optional(v.object({ color: Color, threshold: v.optional(num(0, 250)), halo: v.optional(num(0, 250)) })),
-  transcode: v.optional(BoolLike),
-  prompt: v.optional(v.string()),
-  inputSrc: v.optional(Src),
-  model: v.optional(v.string()),
-  resolution: v.optional(v.string()),
-  duration: v.optional(v.union([v.string(), v.number()])),
-  aspectRatio: v.optional(oneOf(GEN_ASPECTS)),
-  generateAudio: v.optional(BoolLike),
-  seed: v.optional(v.union([v.number(), v.string()])),
-})
+export const VideoAssetSchema = v.pipe(
+  v.object({
+    type: v.literal('video'),
+    src: v.optional(Src),
+    trim: v.optional(num(0), 0),
+    volume: v.optional(numOrTween(0, 1)),
+    volumeEffect: v.optional(AudioEffect),
+    speed: v.optional(num(0, 10)),
+    crop: v.optional(CropSchema),
+    chromaKey: v.optional(v.object({ color: Color, threshold: v.optional(num(0, 250)), halo: v.optional(num(0, 250)) })),
+    transcode: v.optional(BoolLike),
+    prompt: v.optional(v.string()),
+    inputSrc: v.optional(Src),
+    model: v.optional(v.string()),
+    resolution: v.optional(v.string()),
+    duration: v.optional(v.union([v.string(), v.number()])),
+    aspectRatio: v.optional(oneOf(GEN_ASPECTS)),
+    generateAudio: v.optional(BoolLike),
+    seed: v.optional(v.union([v.number(), v.string()])),
+  }),
+  sourceOrPrompt(),
+)
 
 /** `image`: a still picture; `src` or (AI generation) `prompt`. */
-export const ImageAssetSchema = v.object({
-  type: v.literal('image'),
-  src: v.optional(Src),
-  crop: v.optional(CropSchema),
-  prompt: v.optional(v.string()),
-  model: v.optional(v.string()),
-  resolution: v.optional(v.string()),
-  aspectRatio: v.optional(oneOf(GEN_ASPECTS)),
-})
+export const ImageAssetSchema = v.pipe(
+  v.object({
+    type: v.literal('image'),
+    src: v.optional(Src),
+    crop: v.optional(CropSchema),
+    prompt: v.optional(v.string()),
+    model: v.optional(v.string()),
+    resolution: v.optional(v.string()),
+    aspectRatio: v.optional(oneOf(GEN_ASPECTS)),
+  }),
+  sourceOrPrompt(),
+)
 
 /** `audio`: a sound file mixed at the clip's time (or, with `prompt`, generated speech/music). */
-export const AudioAssetSchema = v.object({
-  type: v.literal('audio'),
-  src: v.optional(Src),
-  trim: v.optional(num(0), 0),
-  volume: v.optional(numOrTween(0, 1)),
-  speed: v.optional(num(0, 10)),
-  effect: v.optional(AudioEffect),
-  prompt: v.optional(v.string()),
-  voice: v.optional(v.string()),
-  language: v.optional(v.string()),
-  newscaster: v.optional(BoolLike),
-  model: v.optional(v.string()),
-  musicLengthMs: v.optional(num(3000, 600000)),
-  forceInstrumental: v.optional(BoolLike),
-  compositionPlan: v.optional(v.unknown()),
-})
+export const AudioAssetSchema = v.pipe(
+  v.object({
+    type: v.literal('audio'),
+    src: v.optional(Src),
+    trim: v.optional(num(0), 0),
+    volume: v.optional(numOrTween(0, 1)),
+    speed: v.optional(num(0, 10)),
+    effect: v.optional(AudioEffect),
+    prompt: v.optional(v.string()),
+    voice: v.optional(v.string()),
+    language: v.optional(v.string()),
+    newscaster: v.optional(BoolLike),
+    model: v.optional(v.string()),
+    musicLengthMs: v.optional(num(3000, 600000)),
+    forceInstrumental: v.optional(BoolLike),
+    compositionPlan: v.optional(v.unknown()),
+  }),
+  sourceOrPrompt(),
+)
 
 /** `luma`: a greyscale matte masking the content clip on its own track (black hides, white shows). */
 export const LumaAssetSchema = v.object({ type: v.literal('luma'), src: Src, trim: v.optional(num(0), 0) })

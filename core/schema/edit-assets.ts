@@ -92,7 +92,7 @@ export interface AssetTypes {
     text: string
     style?: 'minimal' | 'blockbuster' | 'vogue' | 'sketchy' | 'skinny' | 'chunk' | 'chunkLight' | 'marker' | 'future' | 'subtitle' | undefined
     color?: string | undefined
-    size?: 'medium' | 'xx-small' | 'x-small' | 'small' | 'large' | 'x-large' | 'xx-large' | undefined
+    size?: 'medium' | 'small' | 'xx-small' | 'x-small' | 'large' | 'x-large' | 'xx-large' | undefined
     background?: string | undefined
     position?: 'top' | 'topRight' | 'right' | 'bottomRight' | 'bottom' | 'bottomLeft' | 'left' | 'topLeft' | 'center' | undefined
     offset?: { x?: string | number | undefined; y?: string | number | undefined } | undefined

@@ -172,6 +172,15 @@ bad('missing required fields and empty arrays are reported together', () => {
   hasIssue(issues, 'timeline.tracks[1].clips[0].start', /./)
   hasIssue(issues, 'timeline.tracks[1].clips[0].length', /./)
 })
+bad('a video, image or audio asset with neither src nor prompt is refused at its src', () => {
+  const clip = (asset: object, start: number) => ({ asset, start, length: 1 })
+  const tracks = [{ clips: [clip({ type: 'video' }, 0), clip({ type: 'image', crop: { top: 0.1 } }, 1), clip({ type: 'audio', volume: 0.5 }, 2)] }]
+  const issues = issuesOf({ timeline: { tracks }, output: { format: 'mp4', resolution: 'sd' } })
+  for (const c of [0, 1, 2]) hasIssue(issues, `timeline.tracks[0].clips[${c}].asset.src`, /is required \(or give a prompt\)/)
+  // Either one is enough; an empty src is not.
+  renderer.validate({ timeline: { tracks: [{ clips: [clip({ type: 'video', prompt: 'a boat' }, 0), clip({ type: 'audio', src: 'a.mp3' }, 1)] }] } })
+  hasIssue(issuesOf({ timeline: { tracks: [{ clips: [clip({ type: 'image', src: '' }, 0)] }] } }), 'timeline.tracks[0].clips[0].asset.src', /./)
+})
 bad('a non-object edit is rejected at the root', () => {
   hasIssue(issuesOf('nope'), '', /JSON object/)
   hasIssue(issuesOf({ output: {} }), 'timeline', /./)
