@@ -14,11 +14,12 @@ export function checkLimits(edit: ValidEdit, limits: Limits, sandbox: boolean): 
   let at = ''
   tracks.forEach((t, ti) =>
     t.clips.forEach((c, ci) => {
+      // Blamed on what carries the clip past the limit: a start already past it, else the length.
       if (typeof c.start === 'number' && typeof c.length === 'number' && c.start + c.length > end)
-        (end = c.start + c.length), (at = `timeline.tracks[${ti}].clips[${ci}]`)
+        (end = c.start + c.length), (at = `timeline.tracks[${ti}].clips[${ci}].${c.start >= max ? 'start' : 'length'}`)
     }),
   )
-  if (end > max) throw exceeded(`${at}.length`, `the timeline lasts ${end} s; the limit for ${sandbox ? 'sandbox' : 'live'} keys is ${max} s`)
+  if (end > max) throw exceeded(at, `the timeline lasts ${end} s; the limit for ${sandbox ? 'sandbox' : 'live'} keys is ${max} s`)
   // The frame the edit is laid out at, and the picture written where `scaleTo` asks for another.
   for (const size of [outputSize(edit.output), scaleToSize(edit.output)]) {
     if (size && size.width * size.height > limits.pixels)

@@ -145,6 +145,12 @@ submit('cost limits → 422 naming the limit (duration per key kind, output size
     assert.match(r.body.error.message, pattern)
   }
   assert.is((await small.call('POST', '/v1/render', { body: titleEdit(15) })).status, 201, 'live keys have the longer limit')
+  // The field blamed is the one that carries the clip past the limit: a start past it, else the length.
+  const late = titleEdit(1)
+  late.timeline.tracks[0]!.clips[0]!.start = 12
+  const at = async (edit: object) => (await small.call('POST', '/v1/render', { body: edit, key: small.sandbox })).body.error.issues[0].path
+  assert.is(await at(late), 'timeline.tracks[0].clips[0].start')
+  assert.is(await at(titleEdit(15)), 'timeline.tracks[0].clips[0].length')
   await small.close()
 })
 submit("Shotstack's own paths are aliases", async () => {
