@@ -1,4 +1,5 @@
-import { AudioAssetSchema, defineAssetPlugin, probe, RenderError } from '../../core/index.js'
+import { AudioAssetSchema, defineAssetPlugin, RenderError } from '../../core/index.js'
+import { probeMedia } from '../lib/video/prepare-video.js'
 import { prepareSpeech } from './text-to-speech.js'
 
 /**
@@ -23,9 +24,7 @@ export const audio = defineAssetPlugin({
         issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }],
       })
     const path = await ctx.load(params.src)
-    const info = await probe(path, { signal: ctx.signal }).catch((e: Error) => {
-      throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: not a readable media file (${e.message})`, { path: `${where}.src` })
-    })
+    const info = await probeMedia(path, params.src, ctx)
     if (!info.streams.some((s) => s.type === 'audio'))
       throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} has no audio stream`, { path: `${where}.src` })
     const trim = params.trim ?? 0

@@ -24,6 +24,7 @@ http.before(async () => {
     if (req.url === '/moved.png') return res.writeHead(302, { location: '/green.png' }).end()
     if (req.url === '/to-metadata.png') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
     if (req.url === '/huge.png') return res.writeHead(200, { 'content-length': String(50_000_000) }).end()
+    if (req.url === '/page.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>a web page</body></html>')
     if (req.url === '/slow.png') return void setTimeout(() => res.end(png), 2000)
     res.writeHead(404).end('not here')
   })
@@ -47,10 +48,10 @@ http('redirects are followed', async () => {
   assert.ok(near(pixel(frames, 0, 160, 90), [0, 255, 0]))
 })
 
-const fails = async (src: string, opts: object, code: string, pattern: RegExp) => {
+const fails = async (src: string, opts: object, code: string, pattern: RegExp, type = 'image') => {
   try {
     await createRenderer({ cacheDir: join(dir, `cache-${Math.random()}`), network: LOOPBACK, ...opts }).render(
-      edit([{ asset: { type: 'image', src }, start: 0, length: 0.04 }]),
+      edit([{ asset: { type, src }, start: 0, length: 0.04 }]),
       { out: join(dir, 'x.mp4') },
     )
     assert.unreachable()
@@ -63,6 +64,13 @@ const fails = async (src: string, opts: object, code: string, pattern: RegExp) =
 http('HTTP errors name the clip path and the URL', () =>
   fails(`${base}/gone.png`, {}, 'E_ASSET_UNREADABLE', /tracks\[0\]\.clips\[0\]\.asset\.src: cannot load "http:.*\/gone\.png": HTTP 404/),
 )
+http('a page that is no media names its URL, not the file it was cached as', async () => {
+  for (const type of ['video', 'audio']) {
+    const said =
+      /^timeline\.tracks\[0\]\.clips\[0\]\.asset\.src: http:\S+\/page\.html is not a readable media file \(Invalid data found when processing input\)$/
+    await fails(`${base}/page.html`, {}, 'E_ASSET_UNREADABLE', said, type)
+  }
+})
 http('downloads over the size limit are refused', () => fails(`${base}/huge.png`, { maxDownloadBytes: 1_000_000 }, 'E_ASSET_TOO_LARGE', /download limit/))
 http('downloads past the time limit fail', () => fails(`${base}/slow.png`, { downloadTimeoutMs: 300 }, 'E_ASSET_UNREADABLE', /timed out|timeout/i))
 

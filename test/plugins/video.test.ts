@@ -120,7 +120,7 @@ const fails = async (src: string, pattern: RegExp) => {
 lifecycle('an unreadable or non-video src fails naming the clip path', async () => {
   const text = join(dir, 'notes.mp4')
   writeFileSync(text, 'these are not frames')
-  await fails(text, /timeline\.tracks\[1\]\.clips\[0\]\.asset\.src: not a readable media file/)
+  await fails(text, /timeline\.tracks\[1\]\.clips\[0\]\.asset\.src: \S+notes\.mp4 is not a readable media file \(moov atom not found \| Invalid data/)
   const png = await solidPng(join(dir, 'still.mp4'), 16, 16, '#ff0000')
   await fails(png, /timeline\.tracks\[1\]\.clips\[0\]\.asset\.src: .* is not a video \(a png image\)/)
 })

@@ -17,10 +17,18 @@ import { scrubbedVideo } from './scrubbed-video.js'
 // Preparing a video source for drawing: what the `video`, `luma` and generated-video assets share (a room of its own,
 // so the generated-video asset no longer imports the video plugin that imports it).
 
-/** ffprobe of a loaded source; an unreadable file fails naming the clip. */
+/**
+ * ffprobe of a loaded source; an unreadable file fails naming the clip and the `src` the edit gave — not the
+ * cache file it was downloaded to, which ffprobe's own words name (twice).
+ */
 export async function probeMedia(path: string, src: string, ctx: PrepareContext): Promise<Probe> {
   return probe(path, { signal: ctx.signal }).catch((e: Error) => {
-    throw new RenderError('E_ASSET_UNREADABLE', `${ctx.path}.asset.src: not a readable media file (${e.message})`, { path: `${ctx.path}.asset.src`, src })
+    const why = e.message
+      .replace(`ffprobe cannot read ${path}: `, '')
+      .replaceAll(`${path}: `, '')
+      .replaceAll(path, 'the file')
+      .replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, '') // a demuxer's address: noise to the reader
+    throw new RenderError('E_ASSET_UNREADABLE', `${ctx.path}.asset.src: ${src} is not a readable media file (${why})`, { path: `${ctx.path}.asset.src`, src })
   })
 }
 
