@@ -1,5 +1,6 @@
 import { pluginError, RenderError } from './errors.js'
 import type { Plugin, PluginKind, PluginOf } from './plugin.js'
+import { checkPluginShape, PLUGIN_KINDS } from './plugin-shape.js'
 
 /** Plugins of one compositor instance, by kind and name. Never global (unlike pixi's `extensions`). */
 export interface Registry {
@@ -10,14 +11,12 @@ export interface Registry {
   names(kind: PluginKind): string[]
 }
 
-const KINDS: readonly PluginKind[] = ['asset', 'transition', 'effect', 'filter', 'fit', 'output', 'loader', 'provider', 'ai']
-
 /** Builds a registry; a second plugin with the same kind and name throws `E_PLUGIN_DUPLICATE` at once. */
 export function createRegistry(plugins: readonly Plugin[]): Registry {
-  const maps = new Map<PluginKind, Map<string, Plugin>>(KINDS.map((k) => [k, new Map()]))
-  for (const plugin of plugins) {
-    const map = maps.get(plugin.kind)
-    if (!map) throw new RenderError('E_PLUGIN_FAILED', `unknown plugin kind "${plugin.kind}" (plugin "${plugin.name}"); kinds: ${KINDS.join(', ')}`)
+  const maps = new Map<PluginKind, Map<string, Plugin>>(PLUGIN_KINDS.map((k) => [k, new Map()]))
+  for (const [i, plugin] of plugins.entries()) {
+    checkPluginShape(plugin, i)
+    const map = maps.get(plugin.kind)!
     // A schema valibot cannot run would fail every clip of the type with a bare TypeError: refused here instead.
     if (plugin.kind === 'asset' && typeof (plugin.schema as { '~run'?: unknown } | undefined)?.['~run'] !== 'function')
       throw pluginError('asset', plugin.name, 'schema', new Error('not a valibot schema (e.g. v.looseObject({ type: v.literal(…) }))'))

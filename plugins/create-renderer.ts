@@ -1,5 +1,5 @@
 // createRenderer(): the core's compositor with every built-in plugin (and the caller's) registered.
-import { createCompositor, type Compositor, type CompositorOptions, type Plugin } from '../core/index.js'
+import { checkPluginShape, createCompositor, type Compositor, type CompositorOptions, type Plugin } from '../core/index.js'
 import { builtinFonts, builtinPlugins, DEFAULT_FONT, type BuiltinOptions } from './index.js'
 
 export interface RendererOptions extends Omit<CompositorOptions, 'plugins'>, BuiltinOptions {
@@ -16,6 +16,8 @@ export interface RendererOptions extends Omit<CompositorOptions, 'plugins'>, Bui
  */
 export function createRenderer(options: RendererOptions = {}): Compositor {
   const own = options.plugins ?? []
+  // Checked in the caller's order first, so a refusal names the caller's own `plugins[i]`.
+  own.forEach((p, i) => checkPluginShape(p, i))
   return createCompositor({
     fallbackFont: DEFAULT_FONT,
     ...options,

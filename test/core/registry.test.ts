@@ -57,6 +57,35 @@ test("a schema that throws while checking a clip is the plugin's failure, naming
   }
 })
 
+test('a plugin missing what its kind needs is refused when registered, naming the plugin and the field', () => {
+  const refused = (plugin: unknown, pattern: RegExp) => {
+    try {
+      createRenderer({ plugins: [plugin as never] })
+      assert.unreachable(`accepted ${JSON.stringify(plugin)}`)
+    } catch (e) {
+      assert.instance(e, RenderError)
+      assert.is((e as RenderError).code, 'E_PLUGIN_FAILED')
+      assert.match((e as Error).message, pattern)
+    }
+  }
+  const apply = () => ({ apply() {} })
+  refused(undefined, /plugins\[0\]: a plugin must be an object with a kind and a name, got undefined/)
+  refused({ kind: 'effect', compile: apply }, /\[effect:\?\] name: must be a non-empty string, got undefined/)
+  refused({ kind: 'effect', name: 'drift' }, /\[effect:drift\] compile: must be a function, got undefined/)
+  refused({ kind: 'transition', name: 'nodur', compile: apply }, /\[transition:nodur\] durations: must be an object with "" in seconds/)
+  refused({ kind: 'transition', name: 'neg', compile: apply, durations: { '': -1 } }, /\[transition:neg\] durations: /)
+  refused({ kind: 'filter', name: 'look' }, /\[filter:look\] glsl: must be a string/)
+  refused({ kind: 'fit', name: 'half' }, /\[fit:half\] fit: must be a function/)
+  refused({ kind: 'provider', name: 'gradient', models: 'flux', generate() {} }, /\[provider:gradient\] models: must be an array of names/)
+  refused({ kind: 'provider', name: 'gradient', models: ['flux'] }, /\[provider:gradient\] generate: must be a function/)
+  refused(
+    { kind: 'output', name: 'avif', mime: 'image/avif', extension: 'avif', takes: 'frames', open() {} },
+    /\[output:avif\] takes: must be one of video, still, audio/,
+  )
+  refused({ kind: 'loader', name: 'ipfs', test: () => true }, /\[loader:ipfs\] load: must be a function/)
+  refused({ kind: 'asset', name: 'chart', schema: v.looseObject({}) }, /\[asset:chart\] prepare: must be a function/)
+  refused({ kind: 'ai', name: 'echo', task: 'text', models: ['echo'] }, /\[ai:echo\] run: must be a function/)
+})
 test('the same name in different kinds is fine', () => {
   const r = createRegistry([...builtinPlugins(), { kind: 'effect', name: 'fade', compile: () => ({ apply() {} }) }])
   assert.is(r.get('transition', 'fade').kind, 'transition')
