@@ -49,6 +49,8 @@ export interface PrepareContext {
   readonly yAxis: 'down' | 'up'
   /** Generates an image through the image providers (AI assets in timelines); returns a local file path. */
   generateImage(request: ImageRequest): Promise<string>
+  /** The model names the registered image providers serve (an edit's `model` is asked for when listed here). */
+  readonly imageModels: readonly string[]
   /**
    * Runs an AI task for this clip (a video from a prompt, a voice-over) on the render's engines; the same ask
    * twice in one render is answered once. The service charges, records and rate-limits it.

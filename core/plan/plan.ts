@@ -129,6 +129,8 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
     const load = createLoad(registry, ctx.load, signal)
     // 2. Fonts the edit brings.
     const fonts = ctx.fonts
+    // What an image's `model` may name: every registered provider's models (a plugin's own included).
+    const imageModels = ctx.registry.list('provider').flatMap((p) => p.models)
     await loadTimelineFonts(edit.timeline.fonts, fonts, load)
 
     // 3. Prepare every asset, a few at a time.
@@ -157,6 +159,7 @@ export async function createPlan(edit: ValidEdit, warnings: Warning[], ctx: Plan
                 yAxis: ctx.yAxis,
                 cores: ctx.cores,
                 generateImage: (request) => ctx.generateImage(request, { path: `${path}.asset`, signal, tmpDir }),
+                imageModels,
                 transcribe: (file) => ctx.transcribe(file, { path: `${path}.asset`, signal, tmpDir }),
                 runAi: (task, ask) => ctx.runAi(task, ask, { path: `${path}.asset`, signal, tmpDir }),
                 length: typeof clip.length === 'number' ? clip.length : undefined,

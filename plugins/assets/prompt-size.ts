@@ -25,10 +25,13 @@ const ratio = (r: string) => Number(r.split(':')[0]) / Number(r.split(':')[1])
 
 const MODELS = ['dall-e-3', 'flux', 'stable-diffusion']
 
-/** A Shotstack `model` as one of ours; anything else is generated with flux (the seed's default), noted on the render. */
-export function promptModel(model: string | undefined, ctx: Pick<PrepareContext, 'warn'>): string {
+/**
+ * A Shotstack `model` as one of ours or one a registered provider serves; anything else is generated with flux
+ * (the seed's default), noted on the render.
+ */
+export function promptModel(model: string | undefined, ctx: Pick<PrepareContext, 'warn' | 'imageModels'>): string {
   if (!model) return 'flux'
-  if (MODELS.includes(model)) return model
+  if (MODELS.includes(model) || ctx.imageModels.includes(model)) return model
   ctx.warn(`image model "${model}" is not offered; generated with flux`)
   return 'flux'
 }

@@ -36,11 +36,11 @@ export const half = defineFitPlugin({ kind: 'fit', name: 'half', fit: (_src, box
  * An image provider of the operator's own for `flux`: a flat `colour` picture of the asked size, each request
  * handed to `asked` first.
  */
-export function flatImageProvider(name: string, colour: string, asked: (request: ImageRequest) => void) {
+export function flatImageProvider(name: string, colour: string, asked: (request: ImageRequest) => void, models = ['flux']) {
   return defineProviderPlugin({
     kind: 'provider',
     name,
-    models: ['flux'],
+    models,
     async generate(request) {
       asked(request)
       const canvas = createCanvas(request.width, request.height)

@@ -31,6 +31,19 @@ test("the caller's plugin ahead of configured vendors; among those, the first li
   assert.equal([asked, greenCardCalls.length], [['primary'], 1])
 })
 
+test("an image with a prompt and the provider's own model name is drawn by it; a model nobody serves falls back to flux", async () => {
+  const asked: string[] = []
+  const own = flatImageProvider('studio', '#ff00ff', (r) => asked.push(r.model), ['studio-v2'])
+  const image = (model: string) => edit([{ asset: { type: 'image', prompt: 'a card', model }, start: 0, length: 0.5 }], { fps: 12 })
+  const { frames, result } = await renderAndDecode(image('studio-v2'), { plugins: [own], cacheDir: join(dir, 'cache-own') })
+  assert.equal(asked, ['studio-v2'])
+  assert.equal(result.warnings, [])
+  assert.ok(near(pixel(frames, 3, 160, 90), [255, 0, 255], 12), `magenta: ${pixel(frames, 3, 160, 90)}`)
+  const other = await renderAndDecode(image('nobody-v1'), { plugins: [own], cacheDir: join(dir, 'cache-own-2') })
+  assert.equal(asked, ['studio-v2'], 'not asked for a model it does not serve')
+  assert.ok(other.result.warnings.some((w) => /image model "nobody-v1" is not offered; generated with flux/.test(w.message)))
+})
+
 test('without it the sandbox answers the same edit (its picture is not flat green)', async () => {
   greenCardCalls.length = 0
   const { frames } = await renderAndDecode(prompted, { cacheDir: join(dir, 'cache-sandbox') })
