@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { tempDir } from './media.js'
@@ -85,6 +85,8 @@ export function appFolder(): string {
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'reelforge', type: 'module', exports: { '.': './index.js', './kit': './kit.js' } }))
   for (const entry of ['index', 'kit']) writeFileSync(join(pkg, `${entry}.js`), `export * from '${pathToFileURL(runnable(join(root, `${entry}.ts`))).href}'\n`)
   reelforgeShim(join(dir, 'node_modules', '.bin', 'reelforge'))
+  // What docs/plugins.md has an app install beside reelforge for its asset plugin's schema.
+  symlinkSync(join(root, 'node_modules', 'valibot'), join(dir, 'node_modules', 'valibot'))
   // Copies of the files (`dereference`): in the compiled tree examples/ is a link, and a copied link would let the
   // rewrites below reach the repository's own examples.
   cpSync(join(root, 'examples'), join(dir, 'examples'), { recursive: true, dereference: true })
