@@ -84,6 +84,13 @@ function format(path: string, source: string): string {
   return execFileSync(biome, ['format', `--stdin-file-path=${path}`], { input: source, encoding: 'utf8', cwd: root })
 }
 
+/** `parsed` with its easing union (the one `tween` prints) named as `Tween['easing']`: the list is spelled once. */
+function sameEasing(parsed: string, tween: string): string {
+  const easing = /easing\?: ([^;]+);/.exec(tween)?.[1]
+  if (!easing) throw new Error('the tween printed no easing')
+  return swap(parsed, `easing?: ${easing};`, "easing?: Tween['easing'];", 1)
+}
+
 const unique = (...lists: (readonly string[])[]) => [...new Set(lists.flat())]
 
 /** The three files, by absolute path, formatted as biome formats them. */
@@ -92,13 +99,15 @@ export function editTypeFiles(): Record<string, string> {
   const types = Object.keys(schemas)
   const probe = [
     "import type * as v from 'valibot'",
-    "import type { EditInput } from './edit.js'",
+    "import type { EditInput, EditSchema } from './edit.js'",
     "import type { TweenSchema } from './primitives.js'",
     "import type * as media from './assets-media.js'",
     "import type * as text from './assets-text.js'",
     "import type * as markup from './assets-markup.js'",
     'export type Edit = EditInput',
     'export type Tween = v.InferInput<typeof TweenSchema>',
+    'export type Parsed = v.InferOutput<typeof EditSchema>',
+    'export type ParsedTween = v.InferOutput<typeof TweenSchema>',
     ...types.map((t, i) => `export type A${i} = v.InferInput<typeof ${schemas[t]}>`),
   ].join('\n')
   const printed = printTypes(probe)
@@ -132,6 +141,15 @@ export function editTypeFiles(): Record<string, string> {
       `export type Tween = ${printed.Tween}\n\n` +
       "/** An edit as you write it (Shotstack's Edit), checked by the compiler: every name and every asset's fields. */\n" +
       `export type Edit = ${edit}\n`,
+    'edit-output.ts':
+      HEADER +
+      '// What the schema makes of an edit (defaults applied, strings coerced), spelled out: the inferred form is too\n' +
+      "// deep for some compilers in a .d.ts (TypeScript 7 stops with TS2589 where the renderer's types name it).\n\n" +
+      "import type { Tween } from './edit-type.js'\n\n" +
+      '/** A tween as the schema outputs it. */\n' +
+      `export type ParsedTween = ${sameEasing(printed.ParsedTween!, printed.Tween!)}\n\n` +
+      '/** An edit as `EditSchema` outputs it (assets still loose: each is checked against its own schema after). */\n' +
+      `export type EditOutput = ${printed.Parsed!.split(printed.ParsedTween!).join('ParsedTween')}\n`,
     'edit-assets.ts':
       HEADER +
       "import type { FontFamily } from './edit-names.js'\n" +

@@ -60,4 +60,5 @@ export type EditInput = v.InferInput<typeof EditSchema>
  * filter, font and output names are the known ones (edit-names.ts), to which plugins add theirs.
  */
 export type { Edit } from './edit-type.js'
-export type EditOutput = v.InferOutput<typeof EditSchema>
+/** What `EditSchema` makes of an edit, written out (edit-output.ts, generated) for the same reason as `Edit`. */
+export type { EditOutput } from './edit-output.js'
