@@ -354,7 +354,11 @@ function knownNames(registry: Registry): KnownNames {
   const union = (a: readonly string[], b: string[]) => [...new Set([...a, ...b])]
   const assetTypes = union(SHOTSTACK_ASSET_TYPES, registry.names('asset'))
   const transitions = union(SHOTSTACK_TRANSITIONS, registry.list('transition').flatMap(transitionNames))
-  const effects = union(SHOTSTACK_EFFECTS, registry.names('effect'))
+  // A plugin's effect takes Shotstack's speed suffixes as the built-in ones do (layers.ts splits them off).
+  const effects = union(
+    SHOTSTACK_EFFECTS,
+    registry.names('effect').flatMap((n) => [n, `${n}Slow`, `${n}Fast`]),
+  )
   const filters = union(SHOTSTACK_FILTERS, registry.names('filter'))
   const fits = union(FITS, registry.names('fit'))
   return {

@@ -39,7 +39,10 @@ export type TransitionName = Extract<keyof TransitionNames, string> | \`\${Trans
 ${doc("Motion effect names (a clip's `effect`)", "EffectNames { 'wobble'")}export interface EffectNames {
 ${members(names.effects)}
 }
-export type EffectName = Extract<keyof EffectNames, string>
+/** A declared effect's own name, not one of its speed variants (\`zoomInSlow\`). */
+type EffectBase = Exclude<Extract<keyof EffectNames, string>, \`\${string}\${'Slow' | 'Fast'}\`>
+/** A declared effect name or one of its speeds (\`driftSlow\`: a plugin's effect gets \`speed: 'Slow'\`). */
+export type EffectName = Extract<keyof EffectNames, string> | \`\${EffectBase}\${'Slow' | 'Fast'}\`
 
 ${doc("Filter names (a clip's `filter`)", "FilterNames { 'sepia'")}export interface FilterNames {
 ${members(names.filters)}

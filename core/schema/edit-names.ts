@@ -233,7 +233,10 @@ export interface EffectNames {
   slideDownSlow: true
   slideDownFast: true
 }
-export type EffectName = Extract<keyof EffectNames, string>
+/** A declared effect's own name, not one of its speed variants (`zoomInSlow`). */
+type EffectBase = Exclude<Extract<keyof EffectNames, string>, `${string}${'Slow' | 'Fast'}`>
+/** A declared effect name or one of its speeds (`driftSlow`: a plugin's effect gets `speed: 'Slow'`). */
+export type EffectName = Extract<keyof EffectNames, string> | `${EffectBase}${'Slow' | 'Fast'}`
 
 /**
  * Filter names (a clip's `filter`).
