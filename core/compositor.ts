@@ -13,6 +13,7 @@ import type { FrameSink, ImageRequest, Plugin } from './plugin.js'
 import { callHook, unlessAborted } from './plugin-driver.js'
 import { createRegistry, type Registry } from './registry.js'
 import { createPlan, type PlanReuse, type RenderPlan } from './plan/plan.js'
+import { checkedImage } from './plan/plugin-answers.js'
 import { openPreviewSession, type PreviewSession } from './preview/session.js'
 import { renderFrames } from './render/frame-loop.js'
 import { createCaptures } from './render/captures.js'
@@ -342,7 +343,7 @@ function defaultGenerator(registry: Registry): ImageGenerator {
         `${ctx.path}: no image provider serves model "${request.model}"; providers: ${registry.names('provider').join(', ') || '(none)'}`,
         { path: ctx.path },
       )
-    const image = await callHook(provider, 'generate', ctx.path, () => provider.generate(request, { signal: ctx.signal }))
+    const image = await callHook(provider, 'generate', ctx.path, async () => checkedImage(await provider.generate(request, { signal: ctx.signal })))
     const file = join(ctx.tmpDir, `ai-${randomUUID()}.${image.mime === 'image/jpeg' ? 'jpg' : image.mime === 'image/webp' ? 'webp' : 'png'}`)
     await writeFile(file, image.data)
     return file

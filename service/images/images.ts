@@ -1,7 +1,7 @@
 import { uuidv7 } from '../lib/ids.js'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { RenderError, type ImageRequest, type ProviderPlugin } from '../../core/index.js'
+import { checkedImage, RenderError, type ImageRequest, type ProviderPlugin } from '../../core/index.js'
 import { sandboxProvider } from '../../plugins/index.js'
 import type { ServiceConfig } from '../config.js'
 import { workDir } from '../config.js'
@@ -239,10 +239,24 @@ export class ImageService {
     await this.d.db.run(`UPDATE images SET status = 'running', provider = ?, updated_at = ? WHERE id = ?`, [provider.name, nowIso(), id])
     const batchId = (await this.d.db.get<{ batch_id: string | null }>('SELECT batch_id FROM images WHERE id = ?', [id]))!.batch_id
     try {
-      const image = await provider.generate(
-        { prompt: r.prompt, model: r.model, width: r.width, height: r.height, style: r.style, negativePrompt: r.negative_prompt, steps: r.steps, seed: r.seed },
-        { signal },
-      )
+      const asked = {
+        prompt: r.prompt,
+        model: r.model,
+        width: r.width,
+        height: r.height,
+        style: r.style,
+        negativePrompt: r.negative_prompt,
+        steps: r.steps,
+        seed: r.seed,
+      }
+      const image = await provider.generate(asked, { signal }).then((answer) => {
+        try {
+          return checkedImage(answer)
+        } catch (e) {
+          // A vendor's or a plugin module's answer that is no picture: the provider's failure (502), not stored as a PNG.
+          throw new RenderError('E_PROVIDER_FAILED', `[provider:${provider.name}] generate: ${(e as Error).message}`)
+        }
+      })
       await mkdir(workDir(this.d.config), { recursive: true })
       const dir = await mkdtemp(join(workDir(this.d.config), 'image-'))
       try {

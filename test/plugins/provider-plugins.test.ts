@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { defineProviderPlugin, RenderError } from '../../index.js'
 import { near, pixel } from '../helpers/frames.js'
 import { tempDir } from '../helpers/media.js'
 import { flatImageProvider, greenCard, greenCardCalls } from '../helpers/open-kind-plugins.js'
@@ -42,6 +43,24 @@ test("an image with a prompt and the provider's own model name is drawn by it; a
   const other = await renderAndDecode(image('nobody-v1'), { plugins: [own], cacheDir: join(dir, 'cache-own-2') })
   assert.equal(asked, ['studio-v2'], 'not asked for a model it does not serve')
   assert.ok(other.result.warnings.some((w) => /image model "nobody-v1" is not offered; generated with flux/.test(w.message)))
+})
+
+test('a provider answering no image is named, not the image asset: a string, empty bytes, bytes of no format', async () => {
+  for (const [answer, got] of [
+    ['not an image', 'string'],
+    [{ data: new Uint8Array(0), mime: 'image/png' }, '0 bytes of no image format'],
+    [{ data: new TextEncoder().encode('<html>rate limited</html>'), mime: 'image/png' }, '25 bytes of no image format'],
+  ] as const) {
+    const junk = defineProviderPlugin({ kind: 'provider', name: 'junk', models: ['flux'], generate: async () => answer as never })
+    try {
+      await renderAndDecode(prompted, { plugins: [junk], cacheDir: join(dir, 'cache-junk') })
+      assert.unreachable()
+    } catch (e) {
+      assert.instance(e, RenderError)
+      const said = `timeline.tracks[0].clips[0].asset: [provider:junk] generate: answered no image ({ data: the bytes of a PNG, JPEG, WebP or GIF, mime, … }; got ${got})`
+      assert.is((e as Error).message, said)
+    }
+  }
 })
 
 test('without it the sandbox answers the same edit (its picture is not flat green)', async () => {

@@ -21,11 +21,13 @@ const odd = defineAssetPlugin({
 })
 const renderer = createRenderer({ plugins: [odd], cacheDir: join(dir, 'cache') })
 
-for (const [what, value] of [
-  ['nothing', undefined],
-  ['a size of NaN', { size: { width: Number.NaN, height: 10 } }],
-  ['a size of 0', { size: { width: 0, height: 10 } }],
-  ['no size at all', { static: true }],
+const none = 'no prepared asset'
+for (const [what, value, said] of [
+  ['nothing', undefined, none],
+  ['a size of NaN', { size: { width: Number.NaN, height: 10 } }, none],
+  ['a size of 0', { size: { width: 0, height: 10 } }, none],
+  ['no size at all', { static: true }, none],
+  ['a size but no open', { size: { width: 10, height: 10 } }, 'a size but no open'],
 ] as const) {
   test(`prepare answering ${what}: the plugin's failure, naming clip, plugin and hook`, async () => {
     answer = value
@@ -35,7 +37,7 @@ for (const [what, value] of [
     } catch (e) {
       assert.instance(e, RenderError)
       assert.is((e as RenderError).code, 'E_PLUGIN_FAILED')
-      assert.match((e as Error).message, /^timeline\.tracks\[0\]\.clips\[0\]\.asset: \[asset:odd\] prepare: answered no prepared asset/)
+      assert.ok((e as Error).message.startsWith(`timeline.tracks[0].clips[0].asset: [asset:odd] prepare: answered ${said}`), (e as Error).message)
     }
   })
 }

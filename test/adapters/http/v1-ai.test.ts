@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
-import { bflProvider, openaiProvider } from '../../../index.js'
+import { bflProvider, defineProviderPlugin, openaiProvider } from '../../../index.js'
 import { fakeBFL, fakeOpenAI } from '../../helpers/fake-vendors.js'
 import { testService } from '../../helpers/service.js'
 
@@ -90,6 +90,20 @@ vendors('dall-e-3 through OpenAI: charged 6 credits, stored, the URL serves the 
   assert.is((await s.call('GET', '/v1/wallet')).body.balance, 94)
   await s.close()
   await openai.close()
+})
+vendors('a provider answering bytes of no image fails the image naming it, and charges nothing', async () => {
+  const junk = defineProviderPlugin({
+    kind: 'provider',
+    name: 'junk',
+    models: ['dall-e-3'],
+    generate: async () => ({ data: Buffer.from('<html>busy</html>'), mime: 'image/png', provider: 'junk', upstreamModel: 'x' }),
+  })
+  const s = await testService({ credits: 100, overrides: { providers: [junk] } })
+  const r = await s.call('POST', '/v1/ai/image', { body: { ...ok, model: 'dall-e-3' } })
+  assert.is(r.status, 502, JSON.stringify(r.body))
+  assert.match(r.body.error.message, /\[provider:junk\] generate: answered no image/)
+  assert.is((await s.call('GET', '/v1/wallet')).body.balance, 100)
+  await s.close()
 })
 vendors('402 when the credits are missing: nothing generated', async () => {
   const openai = await fakeOpenAI()
