@@ -51,7 +51,11 @@ ${v.wiped ? 'uniform vec4 uWipe;    // (enabled, position 0..1 along x, softness
 ${v.masked ? 'uniform sampler2D uMask;\nuniform vec2 uFrame2;' : ''}
 varying vec2 vUV;
 varying vec2 vQ;
-vec4 look(vec4 c) { ${filter} }
+// A filter's glsl is numbered from 1 (\`#line\`): a compile error names the author's line, not this shader's.
+vec4 look(vec4 c) {
+#line 1
+${filter}
+}
 ${v.held ? HELD : ''}
 void main() {
   vec4 c = look(texture2D(uTex, ${v.held ? 'held(vUV)' : 'vUV'}));

@@ -43,8 +43,10 @@ uniform float progress, ratio;
 varying vec2 vUv;
 vec4 getFromColor(vec2 uv) { return texture2D(from, vec2(uv.x, 1.0 - uv.y)); }
 vec4 getToColor(vec2 uv) { return texture2D(to, vec2(uv.x, 1.0 - uv.y)); }
+#line 1
 ${opts.glsl}
 void main() { gl_FragColor = transition(vec2(vUv.x, 1.0 - vUv.y)); }`
+  // `#line 1` numbers the author's glsl from 1: a compile error names their line, not the assembled shader's.
   let program: WebGLProgram
   try {
     program = gpu.program(VERTEX, fragment)
