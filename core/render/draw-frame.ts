@@ -162,13 +162,23 @@ export function askSource<M extends 'frame' | 'pixels' | 'i420' | 'i420Over'>(
             ? source.i420!(t)
             : source.i420Over!(t, over!.opacity, over!.background)
     ) as Answer
-    if (!(pending instanceof Promise)) return pending
-    return pending.catch((e: unknown) => {
-      throw frameError(layer, method, e)
-    }) as Answer
+    if (!(pending instanceof Promise)) return method === 'frame' ? textureOrNull(layer, pending) : pending
+    return pending.then(
+      (answer) => (method === 'frame' ? textureOrNull(layer, answer) : answer),
+      (e: unknown) => {
+        throw frameError(layer, method, e)
+      },
+    ) as Answer
   } catch (e) {
     throw frameError(layer, method, e)
   }
+}
+
+/** `frame`'s answer, if it is a texture or null: anything else drew the clip as nothing, without a word. */
+function textureOrNull<T>(layer: LayerPlan, answer: T): T {
+  const t = answer as { handle?: unknown; width?: unknown; height?: unknown } | null
+  if (t === null || (typeof t === 'object' && t.handle !== undefined && typeof t.width === 'number' && typeof t.height === 'number')) return answer
+  throw frameError(layer, 'frame', new Error(`answered no texture (one from gpu.texture(…), or null for nothing), got ${JSON.stringify(answer)?.slice(0, 60)}`))
 }
 
 /** A source's failure, named by the hook that failed (`frame`, `pixels`, `i420`, `i420Over`). */

@@ -73,6 +73,12 @@ const badPixels = defineAssetPlugin({
       }),
     }) as never,
 })
+const notTexture = defineAssetPlugin({
+  kind: 'asset',
+  name: 'nottexture',
+  schema: v.looseObject({ type: v.literal('nottexture') }),
+  prepare: async () => ({ size: { width: 16, height: 16 }, static: true, ...still({ frame: () => ({ nope: 1 }) }) }) as never,
+})
 const nanFit = defineFitPlugin({ kind: 'fit', name: 'nanfit', fit: () => ({ width: Number.NaN, height: -5 }) })
 const nanFade = defineTransitionPlugin({
   kind: 'transition',
@@ -85,7 +91,7 @@ const infiniteZoom = defineEffectPlugin({
   name: 'infinite',
   compile: () => ({ apply: (layer) => void (layer.zoom = Number.POSITIVE_INFINITY) }),
 })
-const more = createRenderer({ plugins: [noType, badPixels, nanFit, nanFade, infiniteZoom], cacheDir: join(dir, 'cache-more') })
+const more = createRenderer({ plugins: [noType, badPixels, notTexture, nanFit, nanFade, infiniteZoom], cacheDir: join(dir, 'cache-more') })
 const failureOf = async (clip: object) => {
   try {
     await more.render(edit([{ start: 0, length: 0.2, ...clip }], { fps: 12 }), { out: join(dir, 'more.mp4') })
@@ -125,6 +131,11 @@ test('a schema without `type` still renders its clip', async () => {
 test('a `pixels` hook that throws is named as such', async () => {
   const e = await failureOf({ asset: { type: 'badpixels' } })
   assert.match(String(e?.message), /^timeline\.tracks\[0\]\.clips\[0\]\.asset: \[asset:badpixels\] pixels: no pixels today/)
+})
+
+test('a `frame` answering something that is no texture is named, not drawn as nothing', async () => {
+  const e = await failureOf({ asset: { type: 'nottexture' } })
+  assert.match(String(e?.message), /^timeline\.tracks\[0\]\.clips\[0\]\.asset: \[asset:nottexture\] frame: answered no texture .*got \{"nope":1\}/)
 })
 
 test('a transition or effect leaving a state that is not a finite number is its failure, naming the field', async () => {
