@@ -19,7 +19,7 @@ import { renderFrames } from './render/frame-loop.js'
 import { createCaptures } from './render/captures.js'
 import { atCrashSite } from './render/crash-site.js'
 import { SHOTSTACK_ASSET_SCHEMAS } from './schema/assets.js'
-import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, FITS, transitionNames } from './schema/names.js'
+import { SHOTSTACK_ASSET_TYPES, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, FITS, effectNames, transitionNames } from './schema/names.js'
 import { validateEdit, type KnownNames, type ValidateOptions, type ValidEdit } from './schema/validate.js'
 import type { Edit } from './schema/edit.js'
 
@@ -356,10 +356,7 @@ function knownNames(registry: Registry): KnownNames {
   const assetTypes = union(SHOTSTACK_ASSET_TYPES, registry.names('asset'))
   const transitions = union(SHOTSTACK_TRANSITIONS, registry.list('transition').flatMap(transitionNames))
   // A plugin's effect takes Shotstack's speed suffixes as the built-in ones do (layers.ts splits them off).
-  const effects = union(
-    SHOTSTACK_EFFECTS,
-    registry.names('effect').flatMap((n) => [n, `${n}Slow`, `${n}Fast`]),
-  )
+  const effects = union(SHOTSTACK_EFFECTS, registry.list('effect').flatMap(effectNames))
   const filters = union(SHOTSTACK_FILTERS, registry.names('filter'))
   const fits = union(FITS, registry.names('fit'))
   return {

@@ -39,12 +39,11 @@ const shown = (v: unknown) => (typeof v === 'function' ? 'a function' : v === un
 
 /** Throws `E_PLUGIN_FAILED` naming the plugin (`plugins[i]` when it has no name) and the first field it lacks. */
 export function checkPluginShape(plugin: unknown, index: number): asserts plugin is Plugin {
-  const kinds = PLUGIN_KINDS
   if (!plugin || typeof plugin !== 'object')
     throw new RenderError('E_PLUGIN_FAILED', `plugins[${index}]: a plugin must be an object with a kind and a name, got ${shown(plugin)}`)
   const { kind, name } = plugin as { kind?: unknown; name?: unknown }
-  if (!kinds.includes(kind as PluginKind))
-    throw new RenderError('E_PLUGIN_FAILED', `unknown plugin kind ${shown(kind)} (plugin ${shown(name)}); kinds: ${kinds.join(', ')}`)
+  if (!PLUGIN_KINDS.includes(kind as PluginKind))
+    throw new RenderError('E_PLUGIN_FAILED', `unknown plugin kind ${shown(kind)} (plugin ${shown(name)}); kinds: ${PLUGIN_KINDS.join(', ')}`)
   if (typeof name !== 'string' || !name) throw pluginError(String(kind), '?', 'name', new Error(`must be a non-empty string, got ${shown(name)}`))
   for (const [field, rule] of Object.entries(NEEDS[kind as PluginKind])) {
     const value = (plugin as Record<string, unknown>)[field]

@@ -77,3 +77,8 @@ export function splitSpeed(name: string): { base: string; speed: '' | 'Slow' | '
 export function transitionNames(p: { name: string; durations: Partial<Record<'' | 'Slow' | 'Fast' | 'VeryFast', number>> }): string[] {
   return [p.name, ...(['Slow', 'Fast', 'VeryFast'] as const).filter((speed) => p.durations[speed] !== undefined).map((speed) => p.name + speed)]
 }
+
+/** An effect plugin's names: its own and its `Slow` and `Fast` speeds, as Shotstack's effects have them (`zoomInSlow`). */
+export function effectNames(p: { name: string }): string[] {
+  return [p.name, `${p.name}Slow`, `${p.name}Fast`]
+}

@@ -1,4 +1,4 @@
-import { type Registry, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, transitionNames } from '../../core/index.js'
+import { effectNames, type Registry, SHOTSTACK_EFFECTS, SHOTSTACK_FILTERS, SHOTSTACK_TRANSITIONS, transitionNames } from '../../core/index.js'
 import { builtinFonts } from '../../plugins/index.js'
 import type { Principal } from '../accounts/keys.js'
 import type { SourceStore } from '../sources/store.js'
@@ -24,8 +24,9 @@ export function pluginCatalog(registry: Registry): PluginCatalog {
   // `fadeSlow` is drawn by `fade` at another speed, as the plan resolves it (core/plan/layers.ts).
   const drawable = (kind: 'transition' | 'effect', name: string) =>
     !!(registry.find(kind, name) ?? registry.find(kind, name.replace(/(VeryFast|Slow|Fast)$/, '')))
-  // A transition plugin's own speeds (`wipeDownSlow`) are names of their own, as the validator takes them.
-  const registered = (kind: 'transition' | 'effect' | 'filter') => (kind === 'transition' ? registry.list(kind).flatMap(transitionNames) : registry.names(kind))
+  // A transition's or effect's own speeds (`wipeDownSlow`, `driftFast`) are names of their own, as the validator takes them.
+  const registered = (kind: 'transition' | 'effect' | 'filter') =>
+    kind === 'transition' ? registry.list(kind).flatMap(transitionNames) : kind === 'effect' ? registry.list(kind).flatMap(effectNames) : registry.names(kind)
   const names = (shotstack: readonly string[], kind: 'transition' | 'effect' | 'filter') =>
     [...new Set([...shotstack, ...registered(kind)])].filter((n) => n !== 'none' && (kind === 'filter' ? !!registry.find(kind, n) : drawable(kind, n)))
   return {

@@ -32,7 +32,8 @@ test('GET /v1/plugins lists the built-in names with their speeds and the custom 
   assert.is(r.status, 200, JSON.stringify(r.body))
   const { assets, transitions, effects, filters, fits } = r.body
   for (const name of ['fade', 'fadeSlow', 'fadeFast', 'slideLeft', 'zoom', 'irisTest']) assert.ok(transitions.includes(name), `transition ${name}`)
-  for (const name of ['zoomIn', 'zoomInSlow', 'slideUpFast', 'wobbleTest']) assert.ok(effects.includes(name), `effect ${name}`)
+  for (const name of ['zoomIn', 'zoomInSlow', 'slideUpFast', 'wobbleTest', 'wobbleTestSlow', 'wobbleTestFast'])
+    assert.ok(effects.includes(name), `effect ${name}`)
   for (const name of ['greyscale', 'blur', 'greenTest']) assert.ok(filters.includes(name), `filter ${name}`)
   assert.ok(!transitions.includes('zoomSlow'), 'zoom has no slow variant: nothing draws it')
   assert.ok(![...transitions, ...effects, ...filters].includes('none'), '`none` is no plugin')
