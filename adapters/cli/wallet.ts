@@ -1,8 +1,13 @@
 import 'reflect-metadata'
-import { openServiceDatabase, parseDatabaseCommand } from './database-args.js'
+import { dataDirOf, openServiceDatabase, parseDatabaseCommand } from './database-args.js'
 import { KeyStore } from '../../service/accounts/keys.js'
 import { pricingFromConfig } from '../../service/billing/pricing-config.js'
 import { Wallet } from '../../service/billing/wallet.js'
+import { defaultConfig } from '../../service/config.js'
+import { JobEvents } from '../../service/jobs/job-events.js'
+import { systemClock } from '../../service/lib/clock.js'
+import { WebhookOutbox } from '../../service/webhooks/outbox.js'
+import { Webhooks } from '../../service/webhooks/webhooks.js'
 
 const USAGE = `usage:
   reelforge wallet deposit <amount> (--account ID | --key KEY) [--note TEXT] [--data ./data]
@@ -11,8 +16,8 @@ const USAGE = `usage:
 
 /**
  * `reelforge wallet`: the prepaid wallet from the command line, on the service's database. A deposit made
- * here is in the ledger like any other; the running server's webhooks do not see it (use the admin route
- * `POST /v1/wallet/deposits` for a wallet.deposit event).
+ * here is in the ledger like any other, and its `wallet.deposit` event in the outbox: a running server on the
+ * same database sends it (this process sends nothing).
  */
 export async function walletCommand(argv: string[]): Promise<number> {
   const { action, values, positionals } = parseDatabaseCommand('wallet', argv, {
@@ -30,6 +35,9 @@ export async function walletCommand(argv: string[]): Promise<number> {
       return 64
     }
     const wallet = new Wallet(db, pricingFromConfig())
+    // Listening to the wallet as a server's webhooks do: the deposit's event is written, to be sent by the server.
+    const unsent = { send: async () => ({ status: null, ok: false, error: 'the CLI sends no webhooks', durationMs: 0 }) }
+    new Webhooks(db, new WebhookOutbox(db, systemClock, unsent), systemClock, new JobEvents(), wallet, defaultConfig({ dataDir: dataDirOf(values) }))
     if (action === 'deposit') {
       const amount = Number(positionals[0])
       if (!(amount > 0)) {

@@ -18,6 +18,22 @@ test('the CLI manages keys and the wallet on PostgreSQL (--database)', async () 
   assert.is(shown.balance, 25)
   const db = await openDatabase(url)
   assert.equal(await db.all(`SELECT kind, amount FROM wallet_ledger WHERE account_id = ?`, [created.accountId]), [{ kind: 'deposit', amount: 25 }])
+  // Subscribed to wallet.deposit, the account's next CLI deposit is an event in the outbox, which a running server
+  // sends within a second — as a deposit through the API is ("each deposit is its own event").
+  const at = new Date().toISOString()
+  await db.run('INSERT INTO webhooks (account_id, url, events, secret, updated_at) VALUES (?, ?, ?, ?, ?)', [
+    created.accountId,
+    'https://hooks.example.com/reelforge',
+    JSON.stringify(['wallet.deposit']),
+    'x'.repeat(16),
+    at,
+  ])
+  await cli('wallet', 'deposit', '5', '--key', created.key, '--database', url)
+  const sent = await db.all<{ event: string; body: string }>('SELECT event, body FROM webhook_deliveries WHERE account_id = ?', [created.accountId])
+  assert.equal(
+    sent.map((d) => [d.event, JSON.parse(d.body).data]),
+    [['wallet.deposit', { amount: 5, balance: 30 }]],
+  )
   await db.close()
 })
 
