@@ -24,6 +24,20 @@ script('what models add against instructions is taken off: numbering, labels, ma
   })
   assert.equal(parseScript('Just one line.'), { title: 'Just one line.', scenes: ['Just one line.'] })
 })
+script('offline, the sandbox writes the length the duration asks for, in the asked number of scenes', async () => {
+  for (const [duration, scenes] of [
+    [10, 2],
+    [20, 4],
+    [60, 8],
+    [300, 8],
+  ] as const) {
+    const board = await storyboard({ prompt: 'a lighthouse keeper in a winter storm', duration }, sandboxWriter)
+    const words = board.scenes.join(' ').split(/\s+/).length
+    const asked = duration * 2.6 // the narrator's pace the script is sized for (script.ts)
+    assert.ok(words >= asked * 0.8 && words <= asked * 1.2, `${duration} s: ${words} words for ${asked}`)
+    assert.is(board.scenes.length, scenes, `${duration} s: scenes`)
+  }
+})
 script.run()
 
 const story = suite('storyboard: prompt to a narrated, captioned video, offline')

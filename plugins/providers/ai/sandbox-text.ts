@@ -26,8 +26,8 @@ const CLOSE = ['We pull back to see {a} in full.', 'The scene settles on {b} as 
 /**
  * A local stand-in for every text model: a short script made from the prompt's own words, the same text for
  * the same prompt, system and max_tokens (the model name does not change it, so any routing gives the same
- * answer). The first line is a title, then one scene sentence per line (3–6), so a storyboard can split it
- * by line. `maxTokens` is honoured roughly, counting a word as a token. No network, no cost.
+ * answer). The first line is a title, then one scene per line (3–6 sentences; the number of scenes and words a
+ * storyboard's system prompt asks for, when it does), so a storyboard can split it by line. `maxTokens` is honoured roughly, counting a word as a token. No network, no cost.
  *
  * It serves `sandbox`; the service also routes every `text` model to it for sandbox keys and for models
  * without a configured provider.
@@ -67,14 +67,22 @@ export function sandboxText(req: Pick<TextRequest, 'prompt' | 'system' | 'maxTok
   let from = 0
   while (from < all.length - 1 && STOP.has(all[from]!.toLowerCase())) from++
   const title = all.slice(from, from + 8).map((w, i) => (i > 0 && SMALL.has(w.toLowerCase()) ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1)))
-  const scenes = 3 + (digest[0]! % 4)
+  const asked = ASKED.exec(req.system ?? '')
+  const scenes = asked ? Math.max(1, Number(asked[2])) : 3 + (digest[0]! % 4)
   const lines = [title.join(' ') || 'Untitled', fill(OPEN[digest[1]! % OPEN.length]!, 0)]
   // Distinct middle scenes, in an order the digest picks.
   const middle = MIDDLE.map((t, i) => ({ t, k: digest[5 + i]! })).sort((x, y) => x.k - y.k)
-  for (let i = 1; i < scenes - 1; i++) lines.push(fill(middle[i - 1]!.t, i))
-  lines.push(fill(CLOSE[digest[30]! % CLOSE.length]!, scenes - 1))
+  for (let i = 1; i < scenes - 1; i++) lines.push(fill(middle[(i - 1) % middle.length]!.t, i))
+  if (scenes > 1) lines.push(fill(CLOSE[digest[30]! % CLOSE.length]!, scenes - 1))
+  // Asked for a length, each scene grows by a sentence at a time to its share of the words, as a model writes to it.
+  const per = asked ? Number(asked[1]) / scenes : 0
+  for (let i = 1; i < lines.length; i++) for (let k = 0; words(lines[i]!) + 4 < per; k++) lines[i] += ` ${fill(middle[(i + k) % middle.length]!.t, i + k + 1)}`
   return fitBudget(lines, req.maxTokens)
 }
+
+/** The storyboard's instruction to any model (plugins/lib/story/script.ts): the stand-in follows it as one would. */
+const ASKED = /Write about (\d+) words in (\d+) scenes/
+const words = (line: string) => line.split(' ').length
 
 /** Whole lines while they fit `budget` words; a first scene that does not fit is cut to the words left. */
 function fitBudget(lines: string[], maxTokens: number | undefined): string {
