@@ -1,26 +1,4 @@
-const NAMED: Record<string, [number, number, number]> = {
-  black: [0, 0, 0],
-  white: [255, 255, 255],
-  red: [255, 0, 0],
-  green: [0, 128, 0],
-  lime: [0, 255, 0],
-  blue: [0, 0, 255],
-  yellow: [255, 255, 0],
-  cyan: [0, 255, 255],
-  aqua: [0, 255, 255],
-  magenta: [255, 0, 255],
-  fuchsia: [255, 0, 255],
-  gray: [128, 128, 128],
-  grey: [128, 128, 128],
-  silver: [192, 192, 192],
-  maroon: [128, 0, 0],
-  olive: [128, 128, 0],
-  purple: [128, 0, 128],
-  teal: [0, 128, 128],
-  navy: [0, 0, 128],
-  orange: [255, 165, 0],
-  pink: [255, 192, 203],
-}
+import { CSS_COLOURS } from '../schema/css-colours.js'
 
 /**
  * Parses a colour into straight RGBA bytes. Hex forms: `#rgb`, `#rrggbb`, and Shotstack's alpha-first
@@ -47,8 +25,8 @@ export function parseColorBytes(input: string): [number, number, number, number]
     const a = parts[3] === undefined ? 1 : parts[3]
     return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, Math.round(Math.min(1, Math.max(0, a)) * 255)]
   }
-  const named = NAMED[s]
-  return named ? [...named, 255] : [0, 0, 0, 255]
+  const named = CSS_COLOURS[s]
+  return named === undefined ? [0, 0, 0, 255] : [named >> 16, (named >> 8) & 255, named & 255, 255]
 }
 
 /** Premultiplied RGBA in 0..1, as GL clears and blends. */

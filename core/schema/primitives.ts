@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { CSS_COLOURS } from './css-colours.js'
 
 /**
  * Building blocks for the Shotstack schema. Real edits are loose — `"size": "36"`, `"cache": "false"` —
@@ -72,7 +73,9 @@ export const BoolLike = v.union(
 
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i
 const PLACEHOLDER = /^\s*\{\{\s*[^{}]+?\s*\}\}\s*$/
-const CSS_WORDS = /^(transparent|[a-z]+|rgba?\([^)]*\))$/i
+const CSS_FUNCTION = /^rgba?\([^)]*\)$/i
+/** `transparent`, a CSS colour name (any case) or rgb()/rgba(). */
+const cssColour = (s: string) => CSS_FUNCTION.test(s) || s.toLowerCase() === 'transparent' || Object.hasOwn(CSS_COLOURS, s.toLowerCase())
 
 /**
  * A colour: `#rgb`, `#rrggbb`, Shotstack's alpha-first `#aarrggbb`, a CSS name or rgb()/rgba().
@@ -81,8 +84,8 @@ const CSS_WORDS = /^(transparent|[a-z]+|rgba?\([^)]*\))$/i
 export const Color = v.pipe(
   v.string((i) => `must be a colour string, got ${show(i.input)}`),
   v.check(
-    (s) => HEX.test(s.trim()) || PLACEHOLDER.test(s) || CSS_WORDS.test(s.trim()),
-    (i) => `must be a hex colour like #rrggbb, got ${show(i.input)}`,
+    (s) => HEX.test(s.trim()) || PLACEHOLDER.test(s) || cssColour(s.trim()),
+    (i) => `must be a colour: #rrggbb (or #rgb, Shotstack's #aarrggbb), a CSS colour name or rgb()/rgba(), got ${show(i.input)}`,
   ),
   v.transform((s) => (PLACEHOLDER.test(s) ? undefined : s.trim())),
 )

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createRenderer } from '../../index.js'
-import { RenderError, type Issue } from '../../core/index.js'
+import { parseColorBytes, RenderError, type Issue } from '../../core/index.js'
 
 const renderer = createRenderer()
 const base = () => ({
@@ -180,6 +180,17 @@ bad('a video, image or audio asset with neither src nor prompt is refused at its
   // Either one is enough; an empty src is not.
   renderer.validate({ timeline: { tracks: [{ clips: [clip({ type: 'video', prompt: 'a boat' }, 0), clip({ type: 'audio', src: 'a.mp3' }, 1)] }] } })
   hasIssue(issuesOf({ timeline: { tracks: [{ clips: [clip({ type: 'image', src: '' }, 0)] }] } }), 'timeline.tracks[0].clips[0].asset.src', /./)
+})
+bad('a colour word that names no colour is refused (it drew black); every CSS colour name is taken', () => {
+  const titled = (color: string, background = '#000000') => ({
+    timeline: { background, tracks: [{ clips: [{ asset: { type: 'title', text: 'x', color }, start: 0, length: 1 }] }] },
+  })
+  const issues = issuesOf(titled('notacolor', 'bluish'))
+  hasIssue(issues, 'timeline.background', /must be a colour: .*CSS colour name.*got "bluish"/)
+  hasIssue(issues, 'timeline.tracks[0].clips[0].asset.color', /got "notacolor"/)
+  for (const name of ['rebeccapurple', 'DarkSlateGray', 'transparent', 'rgba(0, 0, 0, 0.5)']) renderer.validate(titled(name))
+  assert.equal(parseColorBytes('rebeccapurple'), [102, 51, 153, 255])
+  assert.equal(parseColorBytes('DarkSlateGrey'), [47, 79, 79, 255])
 })
 bad('a non-object edit is rejected at the root', () => {
   hasIssue(issuesOf('nope'), '', /JSON object/)
