@@ -403,6 +403,13 @@ test('keyboard only: Tab to a clip, Enter selects it, arrows nudge it a frame an
   assert.ok(await shape.evaluate((el) => el === document.activeElement), 'the rectangle has the focus')
   await page.keyboard.press('Enter')
   assert.is(await shape.getAttribute('aria-pressed'), 'true', 'Enter selected it')
+  // Space plays from where the focus is — a clip too, as the hint says — and pauses; the selection stays.
+  const play = page.locator('.editor-page button', { hasText: /^(Play|Pause)$/ })
+  await page.keyboard.press(' ')
+  assert.is(await play.getAttribute('aria-pressed'), 'true', 'Space on the focused clip plays')
+  await page.keyboard.press(' ')
+  assert.is(await play.getAttribute('aria-pressed'), 'false', 'and pauses')
+  assert.is(await shape.getAttribute('aria-pressed'), 'true', 'the clip still selected')
 
   await page.keyboard.press('ArrowRight')
   let edit = await editWhen(json, (e) => e.timeline.tracks[1].clips[0].start !== 0)

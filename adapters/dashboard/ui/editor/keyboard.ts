@@ -30,7 +30,8 @@ export function editorKeys(env: Env) {
     if (ctrl && key === 'y') return (handled(), store.redo())
     if (ctrl && key === 'a') return (handled(), store.select(env.times.flat().map((t) => t.ref)))
     if (e.key === 'Escape') return store.select([])
-    if (e.key === ' ' && !(e.target instanceof HTMLElement && e.target.closest('.clip, button, [role="slider"]'))) return (handled(), env.togglePlay())
+    // Space plays wherever the focus is but on a control Space presses (a button, a slider); a clip is no such control.
+    if (e.key === ' ' && !(e.target instanceof HTMLElement && e.target.closest('button, [role="slider"]'))) return (handled(), env.togglePlay())
     if (!step.selection.length) return
     const picked = env.times.flat().filter((t) => step.selection.some((r) => sameRef(r, t.ref)))
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {

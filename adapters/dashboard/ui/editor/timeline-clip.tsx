@@ -53,7 +53,8 @@ export function TimelineClip(p: Props) {
       onPointerMove={(e) => p.onMove(e as unknown as PointerEvent)}
       onPointerUp={(e) => p.onRelease(e as unknown as PointerEvent)}
       onKeyDown={(e) => {
-        if (e.key !== 'Enter' && e.key !== ' ') return
+        // Enter selects; Space is the editor's play key here too (keyboard.ts), as in every editor.
+        if (e.key !== 'Enter') return
         e.preventDefault()
         p.onKeySelect(e.shiftKey || e.ctrlKey || e.metaKey)
       }}
