@@ -64,7 +64,10 @@ export function onError(error: HTTPError, event: H3Event): Response {
   const cause = error.cause
   if (cause instanceof ServiceError || cause instanceof RenderError) {
     const status = STATUS[cause.code] ?? 500
-    const issues = cause.data?.issues
+    // An error about one field (a source that cannot be read: `data.path`) lists it as an issue, as validation
+    // does, so a client (the editor's inspector) marks the field without parsing the message.
+    const path = typeof cause.data?.path === 'string' && cause.data.path ? cause.data.path : undefined
+    const issues = cause.data?.issues ?? (path ? [{ path, message: cause.message.replace(`${path}: `, '') }] : undefined)
     const headers: Record<string, string> = cause instanceof ServiceError && cause.data?.retryAfter ? { 'retry-after': String(cause.data.retryAfter) } : {}
     // The rest of an oversized body is left unread: the connection cannot carry another request after it.
     if (cause.code === 'E_PAYLOAD_TOO_LARGE') headers.connection = 'close'

@@ -610,6 +610,11 @@ test('adding clips: a title at the playhead, a URL, an AI asset and an uploaded 
   await page.getByRole('button', { name: 'Add URL' }).click()
   edit = await editWhen(json, (e) => e.timeline.tracks.length === 4)
   assert.equal(edit.timeline.tracks[0].clips[0].asset, { type: 'image', src: 'https://example.com/cat.png' })
+  // A URL the frame cannot load (no network here) is marked beside its field, not only under the preview.
+  await clip(page, 0, 0).click()
+  const unloaded = page.locator('.insp-field[data-path="asset.src"] .field-error')
+  await unloaded.waitFor({ timeout: 20_000 })
+  assert.match((await unloaded.textContent()) ?? '', /example\.com\/cat\.png/)
 
   await page.getByLabel('Prompt', { exact: true }).fill('a red fox in the snow')
   await page.getByRole('button', { name: 'Add AI asset' }).click()

@@ -83,6 +83,15 @@ test('bad input is a 400 naming the field; another account’s session answers 4
     }
     const noTime = await svc.call('POST', `/v1/previews/${id}/frame`, { body: {} })
     assert.equal([noTime.status, noTime.body.error.issues[0].path], [400, 'time'])
+    // A source that cannot be read names its field in `issues` too, as validation does: an editor marks that field.
+    const gone = { timeline: { tracks: [{ clips: [{ asset: { type: 'image', src: `${dir}/gone.png` }, start: 0, length: 1 }] }] }, time: 0.5 }
+    const missing = await svc.call('POST', '/v1/render/frame', { body: gone })
+    assert.is(missing.body.error.code, 'E_ASSET_UNREADABLE', JSON.stringify(missing.body))
+    assert.equal(
+      missing.body.error.issues.map((i: { path: string }) => i.path),
+      ['timeline.tracks[0].clips[0].asset.src'],
+    )
+    assert.ok(!missing.body.error.issues[0].message.startsWith('timeline.'), 'the message without its path')
     // svc.sandbox is a key of another account.
     for (const [method, path, body] of [
       ['GET', `/v1/previews/${id}`],

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import type { Me } from '../api.js'
+import { ApiError, type Me } from '../api.js'
 import { EDITOR_DRAFT } from '../drafts.js'
 import { EXAMPLE, YAxisNote } from '../pages/playground.js'
 import { AddClip } from './add-clip.js'
@@ -54,7 +54,9 @@ export function EditorPage({ me }: { me: Me }) {
   const checked = useValidation(edit)
   const { schema, error: schemaError } = useEditSchema()
   const catalogue = useCatalogue()
-  const issues = checked.edit === edit ? checked.issues : []
+  // A source the frame could not load names its field (an issue of the frame's answer): marked beside it as well.
+  const frameIssues = frame.error instanceof ApiError ? frame.error.issues : []
+  const issues = [...(checked.edit === edit ? checked.issues : []), ...frameIssues]
 
   // One listener for the page's shortcuts, reading what is current through a ref.
   const keys = useRef({ store, times, fps, togglePlay: playback.toggle })
