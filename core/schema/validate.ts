@@ -104,6 +104,8 @@ export function validateEdit(input: unknown, known: KnownNames, opts: ValidateOp
     const schema = known.assetSchema(String((clip.asset as { type?: unknown })?.type))
     // `type` chose the plugin and is kept (checkAsset): never "ignored", though a plugin's schema may not list it.
     if (schema) warnings.push(...unknownKeys(schema, clip.asset, `${path}.asset`).filter((w) => w.path !== `${path}.asset.type`))
+    // Shotstack's spec allows 0; such a clip is never drawn, which is seldom meant.
+    if (clip.length === 0) warnings.push({ path: `${path}.length`, message: '0 s: the clip is never shown' })
     for (const axis of ['x', 'y'] as const) {
       const o = (clip.offset as Record<string, unknown> | undefined)?.[axis]
       if (typeof o === 'number' && Math.abs(o) > 1)

@@ -81,6 +81,12 @@ loose("the seed's plain soundtrack URL and Shotstack's object are both accepted"
   b.timeline.soundtrack = { src: 'https://example.com/m.mp3', effect: 'fadeOut', volume: 0.5 }
   assert.is(renderer.validate(b).edit.timeline.soundtrack!.volume, 0.5)
 })
+loose("a clip of length 0 validates, as Shotstack's spec allows, with a warning that it is never shown", () => {
+  const edit = base()
+  edit.timeline.tracks[0]!.clips[0]!.length = 0
+  const { warnings } = renderer.validate(edit)
+  assert.equal(warnings, [{ path: 'timeline.tracks[0].clips[0].length', message: '0 s: the clip is never shown' }])
+})
 loose('"easing": "linear" and Shotstack\'s smart values validate', () => {
   const e = base() as any
   e.timeline.tracks[0].clips[0].opacity = [{ from: 0, to: 1, start: 0, length: 1, interpolation: 'bezier', easing: 'linear' }]
