@@ -229,7 +229,14 @@ export function createCompositor(options: CompositorOptions): Compositor {
           width: picture.width,
           height: picture.height,
         })
-        await mkdir(dirname(out), { recursive: true })
+        await mkdir(dirname(out), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+          throw new RenderError(
+            'E_OUTPUT_FAILED',
+            `cannot make the folder ${dirname(out)} for the output: ${FOLDER_FAULTS[e.code ?? ''] ?? e.message}`,
+            {},
+            { cause: e },
+          )
+        })
         const output = plan.edit.output
         if (plan.output.takes === 'audio' && !plan.audio) {
           throw new RenderError(
@@ -334,6 +341,16 @@ export function createCompositor(options: CompositorOptions): Compositor {
  * The first registered provider that serves the model (createRenderer registers the caller's own ahead of the
  * configured vendors and the sandbox generator); its bytes go to the render's scratch directory.
  */
+/** Why a folder could not be made, in words (Node's codes otherwise reach the user as EEXIST, mkdir '…'). */
+const FOLDER_FAULTS: Record<string, string> = {
+  EEXIST: 'a file of that name is in the way',
+  ENOTDIR: 'a file of that name is in the way',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+}
+
 function defaultGenerator(registry: Registry): ImageGenerator {
   return async (request, ctx) => {
     const provider = registry.list('provider').find((p) => p.models.includes(request.model))

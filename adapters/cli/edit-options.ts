@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import type { Edit } from '../../core/index.js'
+// From the schema's own module: core/index.js would load the renderer (gl) into commands that draw nothing.
+import { FPS_VALUES, QUALITIES, RESOLUTIONS } from '../../core/schema/output.js'
 import { parseCsv } from './csv.js'
 import { parseJson } from './json.js'
 
@@ -17,15 +19,19 @@ export class UsageError extends Error {
 /** `--resolution`, `--fps`, `--quality`, `--format`: the edit's output, overridden (checked by the renderer). */
 export function withOutput(edit: Edit, o: { resolution?: string; fps?: string; quality?: string; format?: string }): Edit {
   const output: Record<string, unknown> = { ...(edit.output as object) }
+  // Checked here, naming the option: the edit's own check would blame output.resolution, a field the user never wrote.
+  const among = (flag: string, value: string | undefined, allowed: readonly (string | number)[]) => {
+    const known = allowed.some((a) => (typeof a === 'number' ? a === Number(value) : a === value))
+    if (value !== undefined && !known) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}; not ${value}`)
+  }
+  among('resolution', o.resolution, RESOLUTIONS)
+  among('fps', o.fps, FPS_VALUES)
+  among('quality', o.quality, QUALITIES)
   if (o.resolution !== undefined) {
     output.resolution = o.resolution
     delete output.size // a custom size would win over the resolution asked for
   }
-  if (o.fps !== undefined) {
-    const fps = Number(o.fps)
-    if (!(fps > 0)) throw new UsageError(`--fps must be a number, not ${o.fps}`)
-    output.fps = fps
-  }
+  if (o.fps !== undefined) output.fps = Number(o.fps)
   if (o.quality !== undefined) output.quality = o.quality
   if (o.format !== undefined) output.format = o.format
   return { ...edit, output } as Edit

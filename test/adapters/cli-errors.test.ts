@@ -5,6 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { garbledVideo, tempDir } from '../helpers/media.js'
 import { cliArgs } from '../helpers/serve-child.js'
+import { reportError } from '../../adapters/cli/report.js'
 
 // `reelforge render` fails the way the service does: one line that names the stage, the clip and the cause,
 // a non-zero exit, and a stack only when asked for with --debug.
@@ -37,18 +38,32 @@ errors("a decoder dying on a corrupt mp4: the clip, the file and ffmpeg's line; 
   assert.match(debug.stderr, STACK, '--debug prints the stack')
 })
 
-errors('an unexpected error (not a RenderError): its message, exit 1, the stack only with --debug', () => {
+errors('a folder -o cannot be made (a file is in the way): E_OUTPUT_FAILED naming it, exit 1, the stack only with --debug', () => {
   const file = join(dir, 'title.json')
   writeFileSync(file, JSON.stringify(edit({ type: 'title', text: 'x' })))
   const blocker = join(dir, 'not-a-dir')
   writeFileSync(blocker, '')
   const res = cli('render', file, '-o', join(blocker, 'out.mp4'), '--quiet') // its folder is a file
   assert.is(res.status, 1, res.stderr)
-  assert.match(res.stderr, /^error: .*not-a-dir/m)
+  assert.match(res.stderr, /^error E_OUTPUT_FAILED: cannot make the folder .*not-a-dir for the output: a file of that name is in the way$/m)
   assert.not.match(res.stderr, STACK)
   const debug = cli('render', file, '-o', join(blocker, 'out.mp4'), '--quiet', '--debug')
   assert.is(debug.status, 1)
   assert.match(debug.stderr, STACK)
+})
+
+errors('an unexpected error (not a RenderError): its message, exit 1, the stack only when debugging', () => {
+  const said: string[] = []
+  const log = console.error
+  console.error = (line: string) => void said.push(String(line))
+  try {
+    assert.is(reportError(new TypeError('x is not a function')), 1)
+    assert.equal(said, ['error: x is not a function'])
+    assert.is(reportError(new TypeError('x is not a function'), true), 1)
+    assert.match(said.at(-1)!, /^TypeError: x is not a function\n\s+at /)
+  } finally {
+    console.error = log
+  }
 })
 
 errors.run()

@@ -119,6 +119,24 @@ test('still -t past the end of the edit is refused, naming its length; nothing w
   assert.is(cli('still', write('card.json', edit), '-t', '1.917', '-o', out).status, 0, 'the last frame itself is drawn')
 })
 
+test('a bad --resolution, --fps or --quality exits 64 naming the option and its values, before any work', () => {
+  const card = write('card.json', edit)
+  for (const [flag, value, said] of [
+    ['--resolution', 'huge', 'error: --resolution must be one of preview, mobile, sd, hd, 1080, 4k; not huge'],
+    ['--fps', '31', 'error: --fps must be one of 12, 15, 23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60; not 31'],
+    ['--quality', 'best', 'error: --quality must be one of verylow, low, medium, high, veryhigh; not best'],
+  ] as const) {
+    const res = cli('render', card, flag, value, '-o', join(home, 'bad.mp4'))
+    assert.equal([res.status, lines(res.stderr)], [64, [said]], `${flag} ${value}`)
+  }
+})
+test('a folder -o cannot be written in is one error line (no raw EACCES/EEXIST), exit 1', () => {
+  const file = write('a-file', 'not a folder')
+  const res = cli('render', write('card.json', edit), '-o', join(file, 'h.mp4'))
+  assert.is(res.status, 1, res.stderr)
+  assert.is(lines(res.stderr).at(-1), `error E_OUTPUT_FAILED: cannot make the folder ${file} for the output: a file of that name is in the way`)
+  assert.not.match(res.stderr, /EEXIST|ENOTDIR/)
+})
 test('every suggestion names a flag the command has', () => {
   const gif = cli('still', write('card.json', edit), '-o', join(home, 'x.gif'))
   assert.is(gif.status, 64)
