@@ -12,14 +12,15 @@ export const DEFAULT_AI_MODELS: Record<AiTask, string> = {
   avatar: 'd-id-clips',
 }
 
-/** What to set for each kind, said when a live key asks for something nobody serves. */
+/** What to do for each kind, said when a live key asks for something nobody serves (the variables docs name). */
 const CONFIGURE: Record<AiTask, string> = {
-  text: 'OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama)',
-  speech: 'OPENAI_API_KEY or ELEVENLABS_API_KEY',
-  transcription: 'OPENAI_API_KEY (or OPENAI_BASE_URL for a local Whisper server)',
-  video: 'RUNWAYML_API_SECRET or LUMAAI_API_KEY',
-  upscale: 'nothing: the local ffmpeg engine should be registered',
-  avatar: 'DID_API_KEY or HEYGEN_API_KEY',
+  text: 'configure OPENAI_API_KEY, or OPENAI_TEXT_BASE_URL for an OpenAI-compatible server such as Ollama',
+  speech: 'configure OPENAI_API_KEY or ELEVENLABS_API_KEY',
+  transcription: 'configure OPENAI_API_KEY, or OPENAI_TRANSCRIPTION_BASE_URL for a local Whisper server',
+  video: 'configure RUNWAYML_API_SECRET or LUMAAI_API_KEY',
+  // Upscaling needs no configuration (its local engine is always there): only a model name can miss.
+  upscale: 'name a model it offers, or none',
+  avatar: 'configure DID_API_KEY or HEYGEN_API_KEY',
 }
 
 /**
@@ -51,13 +52,13 @@ export function chooseProvider(
     const offered = [...new Set(real.flatMap((x) => x.models))]
     throw new ServiceError(
       'E_LIMIT_EXCEEDED',
-      `no ${kind} provider serves model "${model}" here${offered.length ? ` (available: ${offered.join(', ')})` : ''}; configure ${CONFIGURE[kind]}`,
-      { issues: [{ path: 'model', message: `is not served here; configure ${CONFIGURE[kind]}` }] },
+      `no ${kind} provider serves model "${model}" here${offered.length ? ` (available: ${offered.join(', ')})` : ''}; ${CONFIGURE[kind]}`,
+      { issues: [{ path: 'model', message: `is not served here; ${CONFIGURE[kind]}` }] },
     )
   }
   const byDefault = serving(DEFAULT_AI_MODELS[kind], real)
   if (byDefault) return { provider: byDefault, model: DEFAULT_AI_MODELS[kind] }
   const local = real.find((x) => x.local) ?? (opts.standIn ? ofKind.find((x) => x.standIn) : undefined)
   if (local) return { provider: local, model: local.models[0]! }
-  throw new ServiceError('E_LIMIT_EXCEEDED', `no ${kind} provider is configured on this server; configure ${CONFIGURE[kind]}`)
+  throw new ServiceError('E_LIMIT_EXCEEDED', `no ${kind} provider is configured on this server; ${CONFIGURE[kind]}`)
 }

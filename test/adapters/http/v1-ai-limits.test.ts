@@ -69,4 +69,19 @@ test('a storyboard over its text limit is answered 429 with Retry-After at once,
   }
 })
 
+test('a live key asking what nobody serves is told what to set, by the names docs/service.md uses', async () => {
+  const svc = await testService({ overrides: { aiProviders: aiProvidersFromConfig({}) } })
+  try {
+    const text = await svc.call('POST', '/v1/ai/text', { body: { prompt: 'x' } })
+    assert.is(text.status, 422)
+    assert.match(text.body.error.message, /configure OPENAI_API_KEY, or OPENAI_TEXT_BASE_URL for an OpenAI-compatible server/)
+    const heard = await svc.call('POST', '/v1/ai/transcription', { body: { src: 'https://example.com/a.mp3', model: 'whisper-1' } })
+    assert.match(heard.body.error.message, /OPENAI_TRANSCRIPTION_BASE_URL for a local Whisper server/)
+    const upscale = await svc.call('POST', '/v1/ai/upscale', { body: { src: 'https://example.com/a.png', model: 'nope-9' } })
+    assert.match(upscale.body.error.message, /no upscale provider serves model "nope-9" here \(available: [^)]+\); name a model it offers, or none$/)
+  } finally {
+    await svc.close()
+  }
+})
+
 test.run()
