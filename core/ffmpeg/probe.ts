@@ -74,6 +74,18 @@ export interface ProbeOptions {
   countPackets?: boolean
 }
 
+/**
+ * ffprobe's reason a file could not be read, without the file's own path (ffprobe names it, twice; to a user it is a
+ * cache or scratch file they never named) nor a demuxer's address: what a message quoting the user's `src` can say.
+ */
+export function unreadableReason(error: Error, path: string): string {
+  return error.message
+    .replace(`ffprobe cannot read ${path}: `, '')
+    .replaceAll(`${path}: `, '')
+    .replaceAll(path, 'the file')
+    .replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, '')
+}
+
 async function runProbe(path: string, opts: ProbeOptions): Promise<Probe> {
   const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams']
   if (opts.countFrames) args.push('-count_frames')

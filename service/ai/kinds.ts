@@ -1,6 +1,6 @@
 import { extname, join } from 'node:path'
 import type { AI_TASKS, AiProviderPlugin, AiRunContext, UpscaleRequest } from '../../core/index.js'
-import { probe } from '../../core/index.js'
+import { probe, RenderError, unreadableReason } from '../../core/index.js'
 import { toSrt, toVtt } from '../../plugins/lib/text/subtitle-writer.js'
 import type { ServiceConfig } from '../config.js'
 import type { Storage } from '../storage/storage.js'
@@ -62,7 +62,10 @@ export async function runKind(d: Deps, job: AiJob, provider: AiProviderPlugin, c
 
 /** `target` 4k / 1080 (16:9 boxes, turned for portrait sources) or `scale` × the source's size; default 4k. */
 async function upscaleSize(path: string, r: Req): Promise<{ width: number; height: number }> {
-  const info = await probe(path)
+  const info = await probe(path).catch((e: Error) => {
+    // Named by the src the client gave, not the scratch copy ffprobe read.
+    throw new RenderError('E_ASSET_UNREADABLE', `src: ${r.src} is neither an image nor a video (${unreadableReason(e, path)})`, { path: 'src' })
+  })
   const video = info.streams.find((s) => s.width && s.height)
   const w = Number(video?.width ?? 0),
     h = Number(video?.height ?? 0)

@@ -10,6 +10,7 @@ import {
   type PreparedAsset,
   type Probe,
   type ProbedStream,
+  unreadableReason,
 } from '../../../core/index.js'
 import { decodedSource, i420Matrix } from './decoded-source.js'
 import { scrubbedVideo } from './scrubbed-video.js'
@@ -23,11 +24,7 @@ import { scrubbedVideo } from './scrubbed-video.js'
  */
 export async function probeMedia(path: string, src: string, ctx: PrepareContext): Promise<Probe> {
   return probe(path, { signal: ctx.signal }).catch((e: Error) => {
-    const why = e.message
-      .replace(`ffprobe cannot read ${path}: `, '')
-      .replaceAll(`${path}: `, '')
-      .replaceAll(path, 'the file')
-      .replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, '') // a demuxer's address: noise to the reader
+    const why = unreadableReason(e, path)
     throw new RenderError('E_ASSET_UNREADABLE', `${ctx.path}.asset.src: ${src} is not a readable media file (${why})`, { path: `${ctx.path}.asset.src`, src })
   })
 }

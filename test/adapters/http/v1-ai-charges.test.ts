@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -80,7 +82,14 @@ test('a live key on the local engines pays the table: speech 2, transcription 2,
     // Failures at run time: a file that is not there, a sound where a picture was asked for.
     const missing = await run(svc, 'transcription', { src: 'http://reelforge.test/v1/files/nowhere/none.wav' })
     const notAPicture = await run(svc, 'upscale', { src: speech.url, scale: 2 })
-    for (const job of [missing, notAPicture]) {
+    // A file that is no picture at all (a JSON document) is named by the src given, without ffprobe's scratch path.
+    const host = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": 1}')).listen(0, '127.0.0.1')
+    await new Promise((r) => host.once('listening', r))
+    const notes = `http://127.0.0.1:${(host.address() as AddressInfo).port}/notes.json`
+    const notMedia = await run(svc, 'upscale', { src: notes, scale: 2 }).finally(() => host.close())
+    // Named by the src given: no scratch path, no demuxer's address.
+    assert.is(notMedia.error, `src: ${notes} is neither an image nor a video (Invalid data found when processing input)`)
+    for (const job of [missing, notAPicture, notMedia]) {
       assert.equal([job.status, job.credits_used], ['failed', 0], JSON.stringify(job))
       assert.equal(await charges(svc, job.id), [])
     }
