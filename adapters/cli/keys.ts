@@ -42,7 +42,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
       case 'revoke':
         if (!positionals[0]) break
         if (!(await keys.revoke(positionals[0]))) {
-          console.error(`no active key ${positionals[0]}`)
+          console.error(`error: no active key ${positionals[0]}`)
           return 1
         }
         console.log(`revoked ${positionals[0]}`)

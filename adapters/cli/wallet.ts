@@ -31,7 +31,7 @@ export async function walletCommand(argv: string[]): Promise<number> {
   try {
     const account = values.account ?? (values.key ? (await new KeyStore(db).verify(values.key))?.accountId : undefined)
     if (!account || !['deposit', 'show'].includes(action ?? '')) {
-      console.error(values.key && !account ? 'unknown or revoked key' : USAGE)
+      console.error(values.key && !account ? 'error: unknown or revoked key' : USAGE)
       return 64
     }
     const wallet = new Wallet(db, pricingFromConfig())

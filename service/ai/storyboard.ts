@@ -10,20 +10,27 @@ import { text, url } from './requests.js'
 const pick = <T extends string>(options: readonly T[]) => v.picklist(options, (i) => `must be one of ${options.join(', ')}, got ${show(i.input)}`)
 
 /** `POST /v1/ai/storyboard`: strict, like every AI body. */
-export const StoryboardSchema = v.strictObject({
-  prompt: text(PROMPT_LIMIT),
-  duration: v.optional(
-    v.pipe(v.number('must be a number'), v.minValue(3, 'must be at least 3 (seconds)'), v.maxValue(300, 'must be at most 300 (seconds)')),
-    20,
+export const StoryboardSchema = v.pipe(
+  v.strictObject({
+    prompt: text(PROMPT_LIMIT),
+    duration: v.optional(
+      v.pipe(v.number('must be a number'), v.minValue(3, 'must be at least 3 (seconds)'), v.maxValue(300, 'must be at most 300 (seconds)')),
+      20,
+    ),
+    aspectRatio: v.optional(pick(['16:9', '9:16', '1:1', '4:5'] as const), '16:9'),
+    voice: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))),
+    style: v.optional(text(300)),
+    resolution: v.optional(pick(['preview', 'mobile', 'sd', 'hd', '1080'] as const), 'hd'),
+    render: v.optional(v.boolean('must be true or false'), false),
+    /** The render's callback, when `render` is true. */
+    callback: v.optional(url),
+  }),
+  // Without a render nothing would call it back: a callback there is a slip, said rather than dropped unchecked.
+  v.forward(
+    v.partialCheck([['render'], ['callback']], (b) => b.render || b.callback === undefined, 'is only used with render: true'),
+    ['callback'],
   ),
-  aspectRatio: v.optional(pick(['16:9', '9:16', '1:1', '4:5'] as const), '16:9'),
-  voice: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'))),
-  style: v.optional(text(300)),
-  resolution: v.optional(pick(['preview', 'mobile', 'sd', 'hd', '1080'] as const), 'hd'),
-  render: v.optional(v.boolean('must be true or false'), false),
-  /** The render's callback, when `render` is true. */
-  callback: v.optional(url),
-})
+)
 export type StoryboardInput = v.InferOutput<typeof StoryboardSchema>
 
 /**

@@ -137,6 +137,14 @@ test('a folder -o cannot be written in is one error line (no raw EACCES/EEXIST),
   assert.is(lines(res.stderr).at(-1), `error E_OUTPUT_FAILED: cannot make the folder ${file} for the output: a file of that name is in the way`)
   assert.not.match(res.stderr, /EEXIST|ENOTDIR/)
 })
+test('a key the database does not hold is one error line, as every slip is', () => {
+  const data = join(home, 'keys-data')
+  const wallet = cli('wallet', 'deposit', '5', '--key', 'rf_live_bogus', '--data', data)
+  assert.equal([wallet.status, lines(wallet.stderr)], [64, ['error: unknown or revoked key']])
+  const revoke = cli('keys', 'revoke', 'nope', '--data', data)
+  assert.equal(lines(revoke.stderr), ['error: no active key nope'])
+  assert.is.not(revoke.status, 0)
+})
 test('every suggestion names a flag the command has', () => {
   const gif = cli('still', write('card.json', edit), '-o', join(home, 'x.gif'))
   assert.is(gif.status, 64)

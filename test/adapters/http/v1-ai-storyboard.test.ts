@@ -94,6 +94,8 @@ test('a strict body: every rule is a 400 naming the field', async () => {
       [{ prompt: 'x', aspectRatio: '2:1' }, 'aspectRatio'],
       [{ prompt: 'x', render: 'yes' }, 'render'],
       [{ prompt: 'x', scenes: 4 }, 'scenes'],
+      // A callback is a render's: without render it would be dropped unchecked (a private address said nothing).
+      [{ prompt: 'x', callback: 'http://10.0.0.1/hook' }, 'callback'],
     ] as const) {
       const r = await svc.call('POST', '/v1/ai/storyboard', { key: svc.sandbox, body })
       assert.is(r.status, 400, JSON.stringify(r.body))
