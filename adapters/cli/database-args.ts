@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs'
 import type { parseArgs, ParseArgsConfig } from 'node:util'
 import { dbTarget, defaultConfig } from '../../service/config.js'
 import { type Db, openDatabase } from '../../service/db/db.js'
 import { parseCommand } from './args.js'
+import { UsageError } from './edit-options.js'
 
 /** `--data` and `--database`: where the service keeps its state, the same two options on every command that opens it. */
 export const DATABASE_OPTIONS = {
@@ -26,7 +28,17 @@ export function parseDatabaseCommand<O extends Options>(command: string, argv: s
 type Options = NonNullable<ParseArgsConfig['options']>
 type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O & typeof DATABASE_OPTIONS & typeof HELP }>>
 
-/** Opens the database `serve` would open with the same `--data` / `--database` (env `REELFORGE_DATABASE_URL`). */
-export function openServiceDatabase(values: { data?: string; database?: string }): Promise<Db> {
-  return openDatabase(dbTarget(defaultConfig({ dataDir: dataDirOf(values), ...(values.database ? { databaseUrl: values.database } : {}) })))
+/**
+ * Opens the database `serve` would open with the same `--data` / `--database` (env `REELFORGE_DATABASE_URL`). Only
+ * `create` (keys create: a first key starts a service) makes a SQLite database that is not there: for any other
+ * command a missing one is a mistyped `--data`, said with exit 66 instead of an empty database made and listed.
+ */
+export function openServiceDatabase(values: { data?: string; database?: string }, opts: { create?: boolean } = {}): Promise<Db> {
+  const target = dbTarget(defaultConfig({ dataDir: dataDirOf(values), ...(values.database ? { databaseUrl: values.database } : {}) }))
+  if (!opts.create && !/^postgres(ql)?:\/\//i.test(target) && !existsSync(target))
+    throw new UsageError(
+      `no service database in ${dataDirOf(values)} (--data names the folder reelforge serve keeps its data in; reelforge keys create starts one)`,
+      66,
+    )
+  return openDatabase(target)
 }

@@ -17,7 +17,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
   })
   // Asking how is answered before the database is opened (or created).
   if (values.help || !['create', 'list', 'revoke'].includes(action ?? '')) return (console.error(USAGE), values.help ? 0 : 64)
-  const db = await openServiceDatabase(values)
+  const db = await openServiceDatabase(values, { create: action === 'create' })
   const keys = new KeyStore(db)
   try {
     switch (action) {

@@ -137,8 +137,25 @@ test('a folder -o cannot be written in is one error line (no raw EACCES/EEXIST),
   assert.is(lines(res.stderr).at(-1), `error E_OUTPUT_FAILED: cannot make the folder ${file} for the output: a file of that name is in the way`)
   assert.not.match(res.stderr, /EEXIST|ENOTDIR/)
 })
+test('a --data folder with no service database in it (a typo) is said, not made; keys create starts one', () => {
+  const typo = join(home, 'dat')
+  for (const args of [
+    ['keys', 'list'],
+    ['wallet', 'show', '--account', 'a'],
+  ]) {
+    const res = cli(...args, '--data', typo)
+    assert.equal(
+      [res.status, lines(res.stderr)],
+      [66, [`error: no service database in ${typo} (--data names the folder reelforge serve keeps its data in; reelforge keys create starts one)`]],
+    )
+    assert.not.ok(existsSync(typo), 'nothing made')
+  }
+  assert.is(cli('keys', 'create', '--data', typo).status, 0)
+  assert.is(cli('keys', 'list', '--data', typo).status, 0, 'there now')
+})
 test('a key the database does not hold is one error line, as every slip is', () => {
   const data = join(home, 'keys-data')
+  assert.is(cli('keys', 'create', '--data', data).status, 0)
   const wallet = cli('wallet', 'deposit', '5', '--key', 'rf_live_bogus', '--data', data)
   assert.equal([wallet.status, lines(wallet.stderr)], [64, ['error: unknown or revoked key']])
   const revoke = cli('keys', 'revoke', 'nope', '--data', data)
