@@ -630,6 +630,10 @@ test('adding clips: a title at the playhead, a URL, an AI asset and an uploaded 
   await page.locator('.library li').first().waitFor()
   assert.match((await page.locator('.library').textContent()) ?? '', /Add logo\.png/, 'and in the media library')
   assert.is(await page.locator('.timeline .clip').count(), 6)
+  // The URL's clip is on the third track now: the frame of this edit names it there, and the uploaded image on
+  // top (selected) is not marked with the error the URL's clip had when it was on top.
+  await page.locator('#preview-error', { hasText: 'tracks[2].clips[0].asset.src' }).waitFor({ timeout: 20_000 })
+  assert.is(await page.locator('.insp-field[data-path="asset.src"] .field-error').count(), 0)
   await shot(page, 'editor-added-clips')
   await page.close()
 })

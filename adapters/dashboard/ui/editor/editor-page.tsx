@@ -54,8 +54,9 @@ export function EditorPage({ me }: { me: Me }) {
   const checked = useValidation(edit)
   const { schema, error: schemaError } = useEditSchema()
   const catalogue = useCatalogue()
-  // A source the frame could not load names its field (an issue of the frame's answer): marked beside it as well.
-  const frameIssues = frame.error instanceof ApiError ? frame.error.issues : []
+  // A source the frame could not load names its field (an issue of the frame's answer): marked beside it as well —
+  // only while the edit is the one that frame was asked for (a clip added since moves the others' paths).
+  const frameIssues = frame.error instanceof ApiError && frame.failed === edit ? frame.error.issues : []
   const issues = [...(checked.edit === edit ? checked.issues : []), ...frameIssues]
 
   // One listener for the page's shortcuts, reading what is current through a ref.

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import type { Catalogue } from './catalog.js'
 import { getIn } from './edit-doc.js'
 import type { Field } from './form-model.js'
+import { pickerColour } from './picker-colour.js'
 
 export interface FieldEnv {
   /** The object the fields' paths start from (a clip, the timeline, the output). */
@@ -22,15 +23,6 @@ export function parseNumberish(text: string): unknown {
   const t = text.trim()
   if (t === '') return undefined
   return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) ? Number(t) : t
-}
-
-/** `#abc` and `#rrggbbaa` as the `#rrggbb` a colour picker takes (black when it is no hex colour). */
-export function pickerColour(value: unknown): string {
-  const s = typeof value === 'string' ? value.trim() : ''
-  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(s)
-  if (short) return `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toLowerCase()
-  const long = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(s)
-  return long ? `#${long[1]!.toLowerCase()}` : '#000000'
 }
 
 const shown = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v))
@@ -80,11 +72,18 @@ export function FieldControl({ field: f, env }: { field: Field; env: FieldEnv })
   } else if (f.kind === 'color')
     control = (
       <span class="insp-colour">
-        <input {...common} type="color" value={pickerColour(env.sample(value))} onChange={(e) => commit(e.currentTarget.value)} />
+        <input
+          {...common}
+          type="color"
+          value={pickerColour(env.sample(value)) ?? '#000000'}
+          data-unset={pickerColour(env.sample(value)) === undefined ? '' : undefined}
+          onChange={(e) => commit(e.currentTarget.value)}
+        />
         <input
           key={shown(value)}
           type="text"
           aria-label={`${f.label} (text)`}
+          placeholder="not set"
           defaultValue={shown(value)}
           spellcheck={false}
           onChange={(e) => commit(e.currentTarget.value)}

@@ -26,6 +26,8 @@ export interface Shown {
 export function usePreviewFrame(edit: Obj, time: number, playing: boolean) {
   const [shown, setShown] = useState<Shown>()
   const [error, setError] = useState<Error>()
+  // The edit the error is about: its issues' paths name that edit's clips, which a later edit may have moved.
+  const [failed, setFailed] = useState<Obj>()
   const [busy, setBusy] = useState(false)
   const wanted = useRef({ edit, time, playing })
   wanted.current = { edit, time, playing }
@@ -58,6 +60,7 @@ export function usePreviewFrame(edit: Obj, time: number, playing: boolean) {
         } catch (e) {
           if (p.stop.signal.aborted) return
           setError(e as Error)
+          setFailed(w.edit)
           // Said of this edit at this time: not asked again until one of them changes (or, for 429, soon).
           p.last = { edit: w.edit, time: w.time }
           if (e instanceof ApiError && e.status === 429) wait = BACKOFF_MS
@@ -78,5 +81,5 @@ export function usePreviewFrame(edit: Obj, time: number, playing: boolean) {
     pump.current.timer = window.setTimeout(() => void run(), playing ? 0 : SETTLE_MS)
   }, [edit, time, playing])
 
-  return { shown, error, busy }
+  return { shown, error, failed, busy }
 }
