@@ -337,10 +337,6 @@ export function createCompositor(options: CompositorOptions): Compositor {
   return compositor
 }
 
-/**
- * The first registered provider that serves the model (createRenderer registers the caller's own ahead of the
- * configured vendors and the sandbox generator); its bytes go to the render's scratch directory.
- */
 /** Why a folder could not be made, in words (Node's codes otherwise reach the user as EEXIST, mkdir '…'). */
 const FOLDER_FAULTS: Record<string, string> = {
   EEXIST: 'a file of that name is in the way',
@@ -351,6 +347,10 @@ const FOLDER_FAULTS: Record<string, string> = {
   ENOSPC: 'the disk is full',
 }
 
+/**
+ * The first registered provider that serves the model (createRenderer registers the caller's own ahead of the
+ * configured vendors and the sandbox generator); its bytes go to the render's scratch directory.
+ */
 function defaultGenerator(registry: Registry): ImageGenerator {
   return async (request, ctx) => {
     const provider = registry.list('provider').find((p) => p.models.includes(request.model))
