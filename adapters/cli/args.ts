@@ -11,12 +11,27 @@ type Options = NonNullable<ParseArgsConfig['options']>
  */
 export function parseCommand<T extends ParseArgsConfig & { options: Options }>(command: string, config: T): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs(config)
+    return parseArgs({ ...config, args: config.args && negativesJoined(config.args, config.options) } as T)
   } catch (e) {
     const code = (e as { code?: string }).code
     if (!code?.startsWith('ERR_PARSE_ARGS_')) throw e
     throw new UsageError(`${argsSlip((e as Error).message, config.options)}; see reelforge ${command} --help`)
   }
+}
+
+/**
+ * `-t -1` as `--time=-1`: Node's parser takes a value starting with a dash for an option and answers "argument is
+ * ambiguous"; a negative number is no option, so it is handed to the option before it, whose own check says what it takes.
+ */
+function negativesJoined(args: readonly string[], options: Options): string[] {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const name = arg.startsWith('--') ? arg.slice(2) : Object.keys(options).find((n) => options[n]!.short !== undefined && `-${options[n]!.short}` === arg)
+    if (name && options[name]?.type === 'string' && /^-\d/.test(args[i + 1] ?? '')) out.push(`--${name}=${args[++i]}`)
+    else out.push(arg)
+  }
+  return out
 }
 
 /** Node's message (Node 20 and later word them alike), said shortly in the CLI's terms. */

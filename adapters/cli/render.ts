@@ -107,6 +107,14 @@ export async function loadEdits(path: string, values: LoadOptions, out: string |
   return { renderer, edits, file, defaulted: out === undefined ? target : undefined }
 }
 
+/** What the render made, as its kind of output says it: a picture has no fps, a sound no frames. */
+function made(r: { width: number; height: number; fps: number; duration: number; frames: number; bytes: number }, takes: 'video' | 'still' | 'audio') {
+  const mb = `${(r.bytes / 1e6).toFixed(2)} MB`
+  if (takes === 'still') return `${r.width}x${r.height} picture, ${mb}`
+  if (takes === 'audio') return `${r.duration.toFixed(2)} s of sound, ${mb}`
+  return `${r.width}x${r.height} @ ${r.fps} fps, ${r.duration.toFixed(2)} s, ${r.frames} frame${r.frames === 1 ? '' : 's'}, ${mb}`
+}
+
 async function renderOne(renderer: Compositor, edit: Edit, o: { out: string; baseDir: string; segments: number | 'auto'; quiet: boolean; debug: boolean }) {
   const controller = new AbortController()
   const onSigint = () => controller.abort()
@@ -131,9 +139,7 @@ async function renderOne(renderer: Compositor, edit: Edit, o: { out: string; bas
     for (const w of result.warnings) console.error(`warning: ${w.path}: ${w.message}`)
     const speed = result.duration / (result.renderMs / 1000)
     console.log(`${result.path}`)
-    console.log(
-      `  ${result.width}x${result.height} @ ${result.fps} fps, ${result.duration.toFixed(2)} s, ${result.frames} frames, ${(result.bytes / 1e6).toFixed(2)} MB`,
-    )
+    console.log(`  ${made(result, renderer.registry.find('output', String(edit.output?.format ?? 'mp4'))?.takes ?? 'video')}`)
     console.log(
       `  rendered in ${(result.renderMs / 1000).toFixed(2)} s (${speed.toFixed(2)}x realtime, ${((result.frames * 1000) / result.renderMs).toFixed(1)} frames/s)`,
     )

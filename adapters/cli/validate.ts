@@ -31,7 +31,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
       const { edit: valid, warnings } = renderer.validate(edit)
       for (const w of warnings) console.error(`warning: ${w.path}: ${w.message}`), warned++
       const clips = valid.timeline.tracks.reduce((n, t) => n + t.clips.length, 0)
-      const line = `valid: ${valid.timeline.tracks.length} tracks, ${clips} clips, ${valid.output.format}${warned ? `, ${warned} warnings` : ''}`
+      const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`
+      const line = `valid: ${n(valid.timeline.tracks.length, 'track')}, ${n(clips, 'clip')}, ${valid.output.format}${warned ? `, ${n(warned, 'warning')}` : ''}`
       if (!values.probe) {
         console.log(line)
         continue

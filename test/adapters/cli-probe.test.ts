@@ -40,7 +40,7 @@ test('a good edit probes clean: every source read and decoded, every font found;
   ])
   const res = cli('validate', file, '--probe')
   assert.is(res.status, 0, res.stderr)
-  assert.match(res.stdout, /^valid: 1 tracks, 4 clips, mp4; probed: 3 sources read and decoded, 1 font found$/m)
+  assert.match(res.stdout, /^valid: 1 track, 4 clips, mp4; probed: 3 sources read and decoded, 1 font found$/m)
 })
 
 test('a missing image: plain validate passes it, --probe fails naming the clip and the file; exit 2', () => {

@@ -153,6 +153,17 @@ test('a --data folder with no service database in it (a typo) is said, not made;
   assert.is(cli('keys', 'create', '--data', typo).status, 0)
   assert.is(cli('keys', 'list', '--data', typo).status, 0, 'there now')
 })
+test('the summary says what was made: a picture is no "1 frames @ 25 fps", one track is a track', () => {
+  const png = cli('render', write('card.json', edit), '--format', 'png', '-o', join(home, 'card.png'))
+  assert.is(png.status, 0, png.stderr)
+  assert.match(lines(png.stdout)[1]!, /^ {2}160x90 picture, \d+\.\d\d MB$/)
+  const valid = cli('validate', write('card.json', edit))
+  assert.equal(lines(valid.stdout), ['valid: 1 track, 1 clip, mp4'])
+})
+test('still -t with a negative time is its own check\'s one line (not Node\'s "ambiguous"), exit 64', () => {
+  const res = cli('still', write('card.json', edit), '-t', '-1')
+  assert.equal([res.status, lines(res.stderr)], [64, ['error: -t must be seconds from the start, not -1']])
+})
 test('a key the database does not hold is one error line, as every slip is', () => {
   const data = join(home, 'keys-data')
   assert.is(cli('keys', 'create', '--data', data).status, 0)
