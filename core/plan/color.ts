@@ -6,6 +6,11 @@ import { CSS_COLOURS } from '../schema/css-colours.js'
  * Unparseable input gives black, which schema validation has already ruled out.
  */
 export function parseColorBytes(input: string): [number, number, number, number] {
+  return colourBytes(input) ?? [0, 0, 0, 255]
+}
+
+/** `parseColorBytes`, or undefined where the input names no colour (the editor's swatch then shows none). */
+export function colourBytes(input: string): [number, number, number, number] | undefined {
   const s = input.trim().toLowerCase()
   if (s === 'transparent') return [0, 0, 0, 0]
   const hex = /^#([0-9a-f]+)$/.exec(s)?.[1]
@@ -26,7 +31,7 @@ export function parseColorBytes(input: string): [number, number, number, number]
     return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, Math.round(Math.min(1, Math.max(0, a)) * 255)]
   }
   const named = CSS_COLOURS[s]
-  return named === undefined ? [0, 0, 0, 255] : [named >> 16, (named >> 8) & 255, named & 255, 255]
+  return named === undefined ? undefined : [named >> 16, (named >> 8) & 255, named & 255, 255]
 }
 
 /** Premultiplied RGBA in 0..1, as GL clears and blends. */
