@@ -18,13 +18,10 @@ export const audio = defineAssetPlugin({
       ctx.warn('music generation from a prompt needs a music provider, which is not configured; the clip is silent')
       return { size: null, duration: params.musicLengthMs !== undefined ? params.musicLengthMs / 1000 : undefined }
     }
-    if (!params.src)
-      throw new RenderError('E_TIMELINE_INVALID', `${where}: audio needs "src" or "prompt"`, {
-        path: `${where}.src`,
-        issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }],
-      })
-    const path = await ctx.load(params.src)
-    const info = await probeMedia(path, params.src, ctx)
+    // The schema holds a src where there is no prompt (sourceOrPrompt, assets-media.ts).
+    const src = params.src!
+    const path = await ctx.load(src)
+    const info = await probeMedia(path, src, ctx)
     if (!info.streams.some((s) => s.type === 'audio'))
       throw new RenderError('E_ASSET_UNREADABLE', `${where}.src: ${params.src} has no audio stream`, { path: `${where}.src` })
     const trim = params.trim ?? 0

@@ -31,12 +31,8 @@ export const image = defineAssetPlugin({
       const size = promptSize(params.resolution, params.aspectRatio, ctx.frame)
       return prepareStill(await ctx.generateImage({ prompt: params.prompt, model: promptModel(params.model, ctx), ...size }), ctx)
     }
-    if (!params.src)
-      throw new RenderError('E_TIMELINE_INVALID', `${ctx.path}.asset: an image needs "src" or "prompt"`, {
-        path: `${ctx.path}.asset.src`,
-        issues: [{ path: `${ctx.path}.asset.src`, message: 'is required (or give a prompt)' }],
-      })
-    return prepareStill(await ctx.load(params.src), ctx)
+    // The schema holds a src where there is no prompt (sourceOrPrompt, assets-media.ts).
+    return prepareStill(await ctx.load(params.src!), ctx)
   },
 })
 

@@ -1,4 +1,4 @@
-import { defineAssetPlugin, RenderError, VideoAssetSchema } from '../../core/index.js'
+import { defineAssetPlugin, VideoAssetSchema } from '../../core/index.js'
 import { prepareVideo, probeMedia } from '../lib/video/prepare-video.js'
 import { prepareGeneratedVideo } from './generated-video.js'
 
@@ -14,21 +14,17 @@ export const video = defineAssetPlugin({
   name: 'video',
   schema: VideoAssetSchema,
   async prepare(params, ctx) {
-    const where = `${ctx.path}.asset`
     if (!params.src && params.prompt)
       return prepareGeneratedVideo(
         { prompt: params.prompt, image: params.inputSrc, duration: params.duration, aspectRatio: params.aspectRatio, model: params.model },
         ctx,
       )
-    if (!params.src)
-      throw new RenderError('E_TIMELINE_INVALID', `${where}: a video needs "src" or "prompt"`, {
-        path: `${where}.src`,
-        issues: [{ path: `${where}.src`, message: 'is required (or give a prompt)' }],
-      })
-    const path = await ctx.load(params.src)
+    // The schema holds a src where there is no prompt (sourceOrPrompt, assets-media.ts).
+    const src = params.src!
+    const path = await ctx.load(src)
     return prepareVideo(
       path,
-      await probeMedia(path, params.src, ctx),
+      await probeMedia(path, src, ctx),
       { src: params.src, trim: params.trim, speed: params.speed, volume: params.volume, volumeEffect: params.volumeEffect },
       ctx,
     )
