@@ -26,8 +26,9 @@ const CLOSE = ['We pull back to see {a} in full.', 'The scene settles on {b} as 
 /**
  * A local stand-in for every text model: a short script made from the prompt's own words, the same text for
  * the same prompt, system and max_tokens (the model name does not change it, so any routing gives the same
- * answer). The first line is a title, then one scene per line (3–6 sentences; the number of scenes and words a
- * storyboard's system prompt asks for, when it does), so a storyboard can split it by line. `maxTokens` is honoured roughly, counting a word as a token. No network, no cost.
+ * answer). The first line is a title, then one scene per line (3–6 of them; the number of scenes and words a
+ * storyboard's system prompt asks for, when it does), so a storyboard can split it by line. `maxTokens` is
+ * honoured roughly, counting a word as a token. No network, no cost.
  *
  * It serves `sandbox`; the service also routes every `text` model to it for sandbox keys and for models
  * without a configured provider.
